@@ -1,0 +1,32 @@
+"""treebuild: long documents into table-of-contents trees, stored as versioned Parquet."""
+
+from __future__ import annotations
+
+__version__ = "0.1.0"
+
+from .errors import NotFound, ReadError, StoreError, TreebuildError, UnsupportedFormat  # noqa: E402
+from .model import Mark, Node, Pos, SourceDoc, Tree, Unit  # noqa: E402
+from .pipeline import build, build_doc  # noqa: E402
+from .readers import read  # noqa: E402
+from .settings import OFFLINE_MODEL, BuildSettings, ModelConfig  # noqa: E402
+
+__all__ = [
+    "__version__",
+    "build",
+    "build_doc",
+    "read",
+    "BuildSettings",
+    "ModelConfig",
+    "OFFLINE_MODEL",
+    "Tree",
+    "Node",
+    "Mark",
+    "Pos",
+    "Unit",
+    "SourceDoc",
+    "TreebuildError",
+    "ReadError",
+    "UnsupportedFormat",
+    "StoreError",
+    "NotFound",
+]

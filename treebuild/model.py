@@ -1,0 +1,262 @@
+"""The data model every stage shares: units a reader produces, marks a structure source
+proposes, and the tree of nodes that the store keeps.
+
+Positions in a document are ``Pos(unit, char)``: a unit index and a character offset into
+that unit's text. A node owns the half-open span ``[start, end)`` of the unit stream, so its
+text is exact and sections that share a page split that page where the next one begins.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+__all__ = [
+    "Pos",
+    "Line",
+    "Unit",
+    "OutlineEntry",
+    "SourceDoc",
+    "Mark",
+    "Node",
+    "Tree",
+    "Usage",
+]
+
+
+class Pos(NamedTuple):
+    """A position in the unit stream: ``unit`` index and ``char`` offset into its text."""
+
+    unit: int
+    char: int
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One text line of a PDF page with the typography that heading detection needs.
+
+    ``char`` is the offset of the line's first character in the page unit's text, so a
+    heading found on a line becomes a ``Pos`` without searching.
+    """
+
+    text: str
+    size: float
+    bold: bool
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    char: int
+    block: int
+    font: str = ""
+
+
+@dataclass(slots=True)
+class Unit:
+    """An ordered piece of a document: a PDF page, or a DOCX/Markdown block.
+
+    ``heading_level`` is set by readers whose format declares headings (DOCX styles and
+    outline levels, Markdown ``#``); PDF pages leave it ``None``.
+    """
+
+    index: int
+    kind: str  # "page" | "paragraph" | "heading" | "table" | "code"
+    text: str
+    page: int | None = None  # 1-based physical page for paged formats
+    label: str | None = None  # printed page label from the PDF, e.g. "iv", "12", "F-3"
+    heading_level: int | None = None
+    style: str | None = None
+    # PDF only: (y0, y1, char offset) of each text block, top-down, and the page height;
+    # enough to turn an outline destination's y into a character position cheaply.
+    blocks: list[tuple[float, float, int]] | None = None
+    height: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class OutlineEntry:
+    """One bookmark of a PDF outline: 1-based ``level``, ``title``, 1-based ``page``.
+
+    ``y`` is the destination's top-down y coordinate on the page when the PDF gives one.
+    """
+
+    level: int
+    title: str
+    page: int
+    y: float | None = None
+
+
+@dataclass
+class SourceDoc:
+    """What a reader hands to the pipeline: units in document order plus file facts.
+
+    ``lines(i)`` gives typographic lines of page unit ``i`` for paged formats; readers compute
+    them lazily and cache them, so stages that never ask pay nothing.
+    """
+
+    path: str
+    format: str  # "pdf" | "docx" | "markdown"
+    units: list[Unit]
+    sha256: str
+    size: int
+    title: str | None = None
+    metadata: dict[str, str] = field(default_factory=dict)
+    outline: list[OutlineEntry] = field(default_factory=list)
+    page_count: int | None = None
+    _lines: Any = field(default=None, repr=False)  # callable(int) -> list[Line]
+
+    def lines(self, unit: int) -> list[Line]:
+        """Typographic lines of a page unit (empty for formats without pages)."""
+        if self._lines is None:
+            return []
+        result: list[Line] = self._lines(unit)
+        return result
+
+    @property
+    def paged(self) -> bool:
+        return self.format == "pdf"
+
+    def end(self) -> Pos:
+        """The position just past the last character of the document."""
+        if not self.units:
+            return Pos(0, 0)
+        last = self.units[-1]
+        return Pos(last.index, len(last.text))
+
+    def span_text(self, start: Pos, end: Pos) -> str:
+        """The exact text of ``[start, end)``; units are joined with a newline."""
+        if end <= start:
+            return ""
+        if start.unit == end.unit:
+            return self.units[start.unit].text[start.char : end.char]
+        parts = [self.units[start.unit].text[start.char :]]
+        parts.extend(self.units[i].text for i in range(start.unit + 1, end.unit))
+        if end.char > 0:
+            parts.append(self.units[end.unit].text[: end.char])
+        return "\n".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class Mark:
+    """A proposed section start from one structure source.
+
+    ``level`` is 1-based nesting depth. ``origin`` names the source (``outline``,
+    ``toc``, ``heading``, ``numbering``, ``window``, ``model`` ...), ``confidence`` is 0..1.
+    """
+
+    title: str
+    level: int
+    pos: Pos
+    origin: str
+    confidence: float = 1.0
+
+
+@dataclass
+class Usage:
+    """Model usage added up over one build; stored on the tree row."""
+
+    calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost_usd: float = 0.0
+    failures: dict[str, int] = field(default_factory=dict)
+    reused: int = 0
+
+    def add_failure(self, kind: str) -> None:
+        self.failures[kind] = self.failures.get(kind, 0) + 1
+
+
+@dataclass
+class Node:
+    """A section of the tree. ``start``/``end`` bound its full span (children included)."""
+
+    node_id: str
+    title: str
+    depth: int
+    ordinal: int
+    start: Pos
+    end: Pos
+    origin: str
+    confidence: float = 1.0
+    start_page: int | None = None
+    end_page: int | None = None
+    parent: Node | None = field(default=None, repr=False)
+    children: list[Node] = field(default_factory=list, repr=False)
+    summary: str | None = None
+    summary_origin: str | None = None  # "extractive" | "text" | model id
+    summary_key: str | None = None
+    text_sha256: str | None = None
+    _doc: SourceDoc | None = field(default=None, repr=False)
+
+    @property
+    def parent_id(self) -> str | None:
+        return self.parent.node_id if self.parent is not None else None
+
+    @property
+    def is_leaf(self) -> bool:
+        return not self.children
+
+    def path(self) -> list[Node]:
+        """Nodes from the root down to this one."""
+        chain: list[Node] = []
+        node: Node | None = self
+        while node is not None:
+            chain.append(node)
+            node = node.parent
+        return chain[::-1]
+
+    def own_end(self) -> Pos:
+        """Where this node's own text stops: its first child's start, else its end."""
+        return self.children[0].start if self.children else self.end
+
+    def text(self) -> str:
+        """The exact text of the section, children included."""
+        if self._doc is None:
+            raise ValueError(f"node {self.node_id} has no document attached")
+        return self._doc.span_text(self.start, self.end)
+
+    def own_text(self) -> str:
+        """Text before the first child: the section's lead."""
+        if self._doc is None:
+            raise ValueError(f"node {self.node_id} has no document attached")
+        return self._doc.span_text(self.start, self.own_end())
+
+    def walk(self) -> Iterator[Node]:
+        """This node and its descendants in preorder."""
+        yield self
+        for child in self.children:
+            yield from child.walk()
+
+
+@dataclass
+class Tree:
+    """A built tree with its source facts, build facts and the unit stream it points into."""
+
+    doc: SourceDoc
+    roots: list[Node]
+    method: str  # "outline" | "toc" | "headings" | "windows" | "single" | combinations
+    settings: dict[str, Any] = field(default_factory=dict)
+    stats: dict[str, Any] = field(default_factory=dict)
+    description: str | None = None
+    model: str | None = None
+    usage: Usage = field(default_factory=Usage)
+    warnings: list[str] = field(default_factory=list)
+    doc_id: str | None = None
+    version: int | None = None
+    meta: dict[str, str] = field(default_factory=dict)
+
+    def walk(self) -> Iterator[Node]:
+        """All nodes in preorder."""
+        for root in self.roots:
+            yield from root.walk()
+
+    def node(self, node_id: str) -> Node:
+        for n in self.walk():
+            if n.node_id == node_id:
+                return n
+        raise KeyError(f"no node {node_id!r} in tree {self.doc_id or self.doc.path}")
+
+    def find(self, title: str) -> list[Node]:
+        """Nodes whose title contains ``title`` (case-insensitive)."""
+        needle = title.casefold()
+        return [n for n in self.walk() if needle in n.title.casefold()]

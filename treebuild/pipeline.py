@@ -1,0 +1,110 @@
+"""The build pipeline: read -> structure -> subdivide -> summarize, in that fixed order.
+
+Each stage is a function of (context) that fills in its part and records its time; the
+pipeline never reorders them. ``build`` returns a :class:`~treebuild.model.Tree` that is not
+yet stored; ``treebuild.ingest`` adds versioning and the atomic commit.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from . import __version__
+from .model import Node, SourceDoc, Tree
+from .readers import read
+from .settings import BuildSettings, ModelConfig
+from .structure import build_nodes
+from .structure.subdivide import subdivide
+from .summarize import SummaryCache, summarize_tree
+
+__all__ = ["build", "build_doc", "BuildContext", "STAGES", "SummaryCache"]
+
+
+@dataclass
+class BuildContext:
+    doc: SourceDoc
+    settings: BuildSettings
+    model_config: ModelConfig
+    cache: SummaryCache | None = None
+    roots: list[Node] = field(default_factory=list)
+    method: str = ""
+    warnings: list[str] = field(default_factory=list)
+    timings: dict[str, float] = field(default_factory=dict)
+    tree: Tree | None = None
+
+
+def _structure(ctx: BuildContext) -> None:
+    ctx.roots, result = build_nodes(ctx.doc, ctx.settings)
+    ctx.method = result.method
+    ctx.warnings.extend(result.warnings)
+
+
+def _subdivide(ctx: BuildContext) -> None:
+    ctx.warnings.extend(subdivide(ctx.doc, ctx.roots, ctx.settings))
+
+
+def _finalize(ctx: BuildContext) -> None:
+    for root in ctx.roots:
+        for node in root.walk():
+            node.text_sha256 = hashlib.sha256(node.text().encode()).hexdigest()
+    ctx.tree = Tree(doc=ctx.doc, roots=ctx.roots, method=ctx.method,
+                    settings=ctx.settings.model_dump(), warnings=ctx.warnings,
+                    model=ctx.settings.model)
+
+
+def _summarize(ctx: BuildContext) -> None:
+    assert ctx.tree is not None
+    summarize_tree(ctx.tree, ctx.model_config, ctx.cache)
+
+
+Stage = Callable[[BuildContext], None]
+STAGES: tuple[tuple[str, Stage], ...] = (
+    ("structure", _structure),
+    ("subdivide", _subdivide),
+    ("finalize", _finalize),
+    ("summarize", _summarize),
+)
+
+
+def build_doc(doc: SourceDoc, settings: BuildSettings | None = None, *,
+              model_config: ModelConfig | None = None, cache: SummaryCache | None = None,
+              read_seconds: float = 0.0) -> Tree:
+    """Run every stage after reading on an already-read document."""
+    settings = settings or BuildSettings()
+    ctx = BuildContext(doc=doc, settings=settings,
+                       model_config=model_config or ModelConfig(model=settings.model), cache=cache)
+    ctx.timings["read"] = read_seconds
+    for name, stage in STAGES:
+        t0 = time.perf_counter()
+        stage(ctx)
+        ctx.timings[name] = time.perf_counter() - t0
+    assert ctx.tree is not None
+    tree = ctx.tree
+    tree.stats = _stats(ctx)
+    return tree
+
+
+def build(path: str | Path, settings: BuildSettings | None = None, *,
+          model_config: ModelConfig | None = None, cache: SummaryCache | None = None) -> Tree:
+    """Read and build one document into a tree (not stored)."""
+    t0 = time.perf_counter()
+    doc = read(path)
+    return build_doc(doc, settings, model_config=model_config, cache=cache,
+                     read_seconds=time.perf_counter() - t0)
+
+
+def _stats(ctx: BuildContext) -> dict[str, Any]:
+    nodes = [n for r in ctx.roots for n in r.walk()]
+    return {
+        "seconds": round(sum(ctx.timings.values()), 4),
+        "stage_seconds": {k: round(v, 4) for k, v in ctx.timings.items()},
+        "nodes": len(nodes),
+        "max_depth": max((n.depth for n in nodes), default=0),
+        "units": len(ctx.doc.units),
+        "builder_version": __version__,
+    }
