@@ -1,0 +1,264 @@
+"""A real OpenAI-compatible chat completions server on 127.0.0.1 for tests and benchmarks.
+
+It speaks ``POST /v1/chat/completions`` (and ``GET /v1/models``) over HTTP in a background
+thread on an ephemeral port, answers with ``usage`` like the real API, and records every
+request. What it answers is scripted per test:
+
+* ``server.script(reply, ...)`` queues replies that the next requests get, in order;
+* otherwise ``server.responder(request)`` decides (default :func:`echo_summaries`, which
+  answers every summary request with a deterministic summary derived from the prompt).
+
+A :class:`Reply` can be a good answer, a raw broken body, an HTTP error status (429, 500 ...),
+or any of those after a delay (for timeouts and slow answers). Example::
+
+    with OpenAIServer() as server:
+        server.script(Reply(status=429), Reply(content="fine"))
+        ...  # litellm.acompletion(model="openai/test", api_base=server.url, api_key="x", ...)
+        assert len(server.requests) == 2
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+from treebuild.llm.tokens import count_tokens
+
+__all__ = ["OpenAIServer", "Reply", "Request", "echo_summaries", "summary_for", "asked_ids"]
+
+
+@dataclass
+class Reply:
+    """One scripted answer.
+
+    ``content`` is the assistant message; ``body`` replaces the whole HTTP body (use it for
+    broken JSON); ``status`` other than 200 sends an OpenAI-style error object; ``delay``
+    sleeps first (a client timeout shorter than it sees a timeout).
+    """
+
+    content: str | None = None
+    status: int = 200
+    body: str | None = None
+    delay: float = 0.0
+    headers: dict[str, str] = field(default_factory=dict)
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    finish_reason: str = "stop"
+    refusal: str | None = None
+
+
+@dataclass
+class Request:
+    """A request the server received: path, headers, parsed JSON body and arrival time."""
+
+    path: str
+    headers: dict[str, str]
+    body: dict[str, Any]
+    at: float
+
+    @property
+    def messages(self) -> list[dict[str, Any]]:
+        messages: list[dict[str, Any]] = self.body.get("messages", [])
+        return messages
+
+    @property
+    def prompt(self) -> str:
+        """All message contents joined: what the model reads."""
+        return "\n".join(str(m.get("content") or "") for m in self.messages)
+
+    @property
+    def user(self) -> str:
+        """The last user message."""
+        users = [m for m in self.messages if m.get("role") == "user"]
+        return str(users[-1].get("content") or "") if users else ""
+
+
+Responder = Callable[[Request], "Reply | str"]
+
+_ASK = re.compile(r"^\s*(?:Summarise|Summarize)[^:\n]*:\s*(.+)$", re.MULTILINE | re.IGNORECASE)
+_ID = re.compile(r"\b(\d{4}|document)\b")
+
+
+def asked_ids(request: Request) -> list[str]:
+    """The ids a summary request asks for (its ``Summarise ...: 0001, 0002`` line)."""
+    found = _ASK.findall(request.user)
+    return _ID.findall(found[-1]) if found else []
+
+
+def summary_for(node_id: str, request: Request) -> str:
+    """The deterministic summary :func:`echo_summaries` gives ``node_id`` for ``request``."""
+    import hashlib
+
+    digest = hashlib.sha256(f"{node_id}\n{request.user}".encode()).hexdigest()[:8]
+    return f"Model summary {digest} of {node_id}."
+
+
+def echo_summaries(request: Request) -> Reply:
+    """Answer a treebuild summary request with ``{id: summary}`` JSON for every id it asks."""
+    ids = asked_ids(request)
+    return Reply(content=json.dumps({i: summary_for(i, request) for i in ids}))
+
+
+class OpenAIServer:
+    """Loopback OpenAI chat completions server; use as a context manager or ``start()``/``close()``."""
+
+    def __init__(self, responder: Responder | None = None, *, model: str = "test") -> None:
+        self.responder: Responder = responder or echo_summaries
+        self.model = model
+        self.requests: list[Request] = []
+        self._queue: deque[Reply | str] = deque()
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._httpd: ThreadingHTTPServer | None = None
+        self._thread: threading.Thread | None = None
+
+    # -- lifecycle -------------------------------------------------------------------
+    def start(self) -> OpenAIServer:
+        server = self
+
+        class Handler(_Handler):
+            owner = server
+
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._httpd.daemon_threads = True
+        self._thread = threading.Thread(target=self._httpd.serve_forever, name="openai-server", daemon=True)
+        self._thread.start()
+        return self
+
+    def close(self) -> None:
+        self._stop.set()  # wake handlers sleeping in a delay
+        if self._httpd is not None:
+            self._httpd.shutdown()
+            self._httpd.server_close()
+            self._httpd = None
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+            self._thread = None
+
+    def __enter__(self) -> OpenAIServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- scripting -------------------------------------------------------------------
+    @property
+    def port(self) -> int:
+        assert self._httpd is not None, "server not started"
+        return int(self._httpd.server_address[1])
+
+    @property
+    def url(self) -> str:
+        """The ``api_base`` to give a client: ``http://127.0.0.1:PORT/v1``."""
+        return f"http://127.0.0.1:{self.port}/v1"
+
+    def script(self, *replies: Reply | str) -> None:
+        """Queue replies for the next requests, in order; then the responder takes over."""
+        with self._lock:
+            self._queue.extend(replies)
+
+    def reset(self) -> None:
+        """Forget recorded requests and queued replies."""
+        with self._lock:
+            self.requests.clear()
+            self._queue.clear()
+
+    @property
+    def chat_requests(self) -> list[Request]:
+        with self._lock:
+            return [r for r in self.requests if r.path.endswith("/chat/completions")]
+
+    # -- internals -------------------------------------------------------------------
+    def _reply_for(self, request: Request) -> Reply:
+        with self._lock:
+            self.requests.append(request)
+            scripted = self._queue.popleft() if self._queue else None
+        reply = scripted if scripted is not None else self.responder(request)
+        return Reply(content=reply) if isinstance(reply, str) else reply
+
+    def _wait(self, seconds: float) -> None:
+        self._stop.wait(seconds)
+
+
+class _Handler(BaseHTTPRequestHandler):
+    owner: OpenAIServer
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - silence stderr
+        return
+
+    def do_GET(self) -> None:  # noqa: N802 - http.server naming
+        if self.path.rstrip("/").endswith("/models"):
+            self._send(200, {"object": "list", "data": [{"id": self.owner.model, "object": "model"}]})
+        else:
+            self._send(404, _error("not found", "invalid_request_error"))
+
+    def do_POST(self) -> None:  # noqa: N802 - http.server naming
+        length = int(self.headers.get("Content-Length") or 0)
+        raw = self.rfile.read(length) if length else b""
+        try:
+            body = json.loads(raw or b"{}")
+        except json.JSONDecodeError:
+            self._send(400, _error("request body is not JSON", "invalid_request_error"))
+            return
+        if not self.path.rstrip("/").endswith("/chat/completions"):
+            self._send(404, _error(f"no route {self.path}", "invalid_request_error"))
+            return
+        request = Request(path=self.path, headers=dict(self.headers.items()), body=body, at=time.monotonic())
+        reply = self.owner._reply_for(request)
+        if reply.delay:
+            self.owner._wait(reply.delay)
+        if reply.body is not None:
+            self._send_raw(reply.status, reply.body.encode(), reply.headers)
+        elif reply.status != 200:
+            kind = "rate_limit_exceeded" if reply.status == 429 else "server_error"
+            self._send(reply.status, _error(f"scripted {reply.status}", kind), reply.headers)
+        else:
+            self._send(200, self._completion(request, reply), reply.headers)
+
+    def _completion(self, request: Request, reply: Reply) -> dict[str, Any]:
+        content = reply.content or ""
+        prompt_tokens = reply.prompt_tokens
+        if prompt_tokens is None:
+            prompt_tokens = sum(count_tokens(str(m.get("content") or "")) + 4 for m in request.messages)
+        completion_tokens = reply.completion_tokens
+        if completion_tokens is None:
+            completion_tokens = count_tokens(content)
+        message: dict[str, Any] = {"role": "assistant", "content": content if reply.refusal is None else None}
+        if reply.refusal is not None:
+            message["refusal"] = reply.refusal
+        return {
+            "id": f"chatcmpl-{len(self.owner.requests)}",
+            "object": "chat.completion",
+            "created": int(time.time()),
+            "model": request.body.get("model", self.owner.model),
+            "choices": [{"index": 0, "message": message, "finish_reason": reply.finish_reason}],
+            "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
+                      "total_tokens": prompt_tokens + completion_tokens},
+        }
+
+    def _send(self, status: int, payload: dict[str, Any], headers: dict[str, str] | None = None) -> None:
+        self._send_raw(status, json.dumps(payload).encode(), headers)
+
+    def _send_raw(self, status: int, data: bytes, headers: dict[str, str] | None = None) -> None:
+        try:
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            for key, value in (headers or {}).items():
+                self.send_header(key, value)
+            self.end_headers()
+            self.wfile.write(data)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the client gave up (timeout); nothing to answer
+
+
+def _error(message: str, kind: str) -> dict[str, Any]:
+    return {"error": {"message": message, "type": kind, "param": None, "code": kind}}

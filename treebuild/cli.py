@@ -1,0 +1,246 @@
+"""The ``treebuild`` command: a thin layer over the library (build, ingest, show, sql, list).
+
+Expected failures (a missing file, a broken PDF, an unknown doc_id, bad SQL) print one line
+naming the file and cause to stderr and exit 1; they never show a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from . import __version__
+from .errors import TreebuildError
+
+__all__ = ["app", "main"]
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+                  help="Turn long documents into table-of-contents trees stored as versioned Parquet.")
+out = Console(soft_wrap=True)
+err = Console(stderr=True, soft_wrap=True)
+
+StoreOpt = Annotated[Path | None, typer.Option("--store", envvar="TREEBUILD_STORE",
+                                                help="Store folder (default ./treestore).")]
+ModelOpt = Annotated[str | None, typer.Option("--model", envvar="TREEBUILD_MODEL",
+                                              help="litellm model id; default 'extractive' (offline, non-LLM).")]
+ApiBaseOpt = Annotated[str | None, typer.Option("--api-base", envvar="TREEBUILD_API_BASE",
+                                                help="Base URL of an OpenAI-compatible server.")]
+
+
+def _fail(exc: BaseException) -> None:
+    err.print(f"[bold red]error:[/] {exc}", highlight=False)
+    raise typer.Exit(1)
+
+
+def _settings(ignore_outline: bool = False, model: str | None = None, no_subdivide: bool = False) -> Any:
+    from .settings import OFFLINE_MODEL, BuildSettings
+
+    return BuildSettings(ignore_outline=ignore_outline, model=model or OFFLINE_MODEL, subdivide=not no_subdivide)
+
+
+def _model_config(model: str | None, api_base: str | None) -> Any:
+    from .settings import OFFLINE_MODEL, ModelConfig
+
+    values: dict[str, Any] = {"model": model or OFFLINE_MODEL}
+    if api_base:
+        values["api_base"] = api_base
+    return ModelConfig(**values)
+
+
+def _parse_meta(items: list[str] | None) -> dict[str, str]:
+    meta: dict[str, str] = {}
+    for item in items or []:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise TreebuildError(f"--meta expects key=value, got {item!r}")
+        meta[key.strip()] = value
+    return meta
+
+
+@app.command()
+def build(
+    file: Annotated[Path, typer.Argument(help="PDF, DOCX or Markdown file.")],
+    output: Annotated[Path | None, typer.Option("-o", "--output", help="Write JSON here instead of stdout.")] = None,
+    ignore_outline: Annotated[bool, typer.Option("--ignore-outline", help="Build as if the PDF had no bookmarks.")]
+    = False,
+    no_subdivide: Annotated[bool, typer.Option("--no-subdivide", help="Keep large leaves whole.")] = False,
+    model: ModelOpt = None,
+    api_base: ApiBaseOpt = None,
+) -> None:
+    """Build one tree without a store and print it as PageIndex-format JSON."""
+    from .export import to_pageindex
+    from .pipeline import build as build_tree
+
+    try:
+        with err.status(f"building {file.name}…"):
+            tree = build_tree(file, _settings(ignore_outline, model, no_subdivide),
+                              model_config=_model_config(model, api_base))
+    except TreebuildError as exc:
+        _fail(exc)
+    text = json.dumps(to_pageindex(tree), indent=2, ensure_ascii=False, default=str)
+    if output is None:
+        sys.stdout.write(text + "\n")
+    else:
+        try:
+            output.write_text(text + "\n", encoding="utf-8")
+        except OSError as exc:
+            _fail(TreebuildError(f"cannot write output: {exc.strerror}", path=str(output)))
+        err.print(f"wrote {output} ({tree.stats.get('nodes')} nodes, method {tree.method})")
+
+
+@app.command()
+def ingest(
+    paths: Annotated[list[Path], typer.Argument(help="Files or folders (searched recursively).")],
+    store: StoreOpt = None,
+    doc_id: Annotated[str | None, typer.Option("--doc-id", help="doc_id for a single file.")] = None,
+    meta: Annotated[list[str] | None, typer.Option("--meta", help="Tag as key=value; repeatable.")] = None,
+    ignore_outline: Annotated[bool, typer.Option("--ignore-outline")] = False,
+    no_subdivide: Annotated[bool, typer.Option("--no-subdivide")] = False,
+    force: Annotated[bool, typer.Option("--force", help="Make a new version even if unchanged.")] = False,
+    model: ModelOpt = None,
+    api_base: ApiBaseOpt = None,
+) -> None:
+    """Build documents and commit them to the store as new versions (unchanged ones are skipped)."""
+    from .ingest import expand_paths, ingest_many
+    from .store import Store
+
+    try:
+        st = Store(store)
+        files = expand_paths(paths)
+        tags = _parse_meta(meta)
+        settings = _settings(ignore_outline, model, no_subdivide)
+        config = _model_config(model, api_base)
+    except TreebuildError as exc:
+        _fail(exc)
+    if not files:
+        _fail(TreebuildError("no supported documents found", path=", ".join(map(str, paths))))
+    failed = 0
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=err, transient=True) as progress:
+        task = progress.add_task("ingesting", total=len(files))
+
+        def report(res: Any) -> None:
+            nonlocal failed
+            progress.advance(task)
+            if res.status == "error":
+                failed += 1
+                err.print(f"[red]error[/]    {res.error}", highlight=False)
+            else:
+                word = "[green]created[/]  " if res.status == "created" else "[dim]unchanged[/]"
+                out.print(f"{word} {res.doc_id} v{res.version}  ({res.nodes} nodes, {res.method}, "
+                          f"{res.seconds:.2f}s)", highlight=False)
+
+        try:
+            ingest_many(files, st, doc_id=doc_id, meta=tags, settings=settings, model_config=config, force=force,
+                        on_result=report)
+        except TreebuildError as exc:
+            _fail(exc)
+    if failed:
+        err.print(f"{failed} of {len(files)} document(s) failed")
+        raise typer.Exit(1)
+
+
+@app.command()
+def show(
+    doc_id: Annotated[str, typer.Argument(help="Document id (see `treebuild list`).")],
+    version: Annotated[int | None, typer.Option("--version", "-v", help="Version (default latest).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="PageIndex-format JSON.")] = False,
+    store: StoreOpt = None,
+) -> None:
+    """Show a stored tree as an indented outline with page ranges."""
+    from .export import outline_lines, to_pageindex
+    from .store import Store
+
+    try:
+        tree = Store(store, create=False).tree(doc_id, version)
+    except TreebuildError as exc:
+        _fail(exc)
+    if as_json:
+        sys.stdout.write(json.dumps(to_pageindex(tree), indent=2, ensure_ascii=False, default=str) + "\n")
+        return
+    out.print(f"[bold]{tree.doc_id}[/] v{tree.version}  {tree.method}  {Path(tree.doc.path).name}", highlight=False)
+    if tree.description:
+        out.print(tree.description, highlight=False)
+    for line in outline_lines(tree):
+        out.print(line, highlight=False, markup=False)
+
+
+@app.command("list")
+def list_documents(store: StoreOpt = None) -> None:
+    """List stored documents with their latest version."""
+    from .store import Store
+
+    try:
+        docs = Store(store, create=False).documents()
+    except TreebuildError as exc:
+        _fail(exc)
+    table = Table("doc_id", "version", "nodes", "method", "source", "created")
+    for d in docs:
+        table.add_row(d.doc_id, str(d.version), str(d.node_count), d.method, d.source_name,
+                      d.created_at.strftime("%Y-%m-%d %H:%M"))
+    out.print(table)
+
+
+@app.command()
+def sql(
+    query: Annotated[str, typer.Argument(help="SQL over views trees, nodes, units, latest_trees, latest_nodes.")],
+    store: StoreOpt = None,
+    fmt: Annotated[str, typer.Option("--format", "-f", help="table, csv or json.")] = "table",
+) -> None:
+    """Run DuckDB SQL against the store and print the result."""
+    import duckdb
+
+    from .store import Store
+
+    try:
+        con = Store(store, create=False).connect()
+        rel = con.sql(query)
+        if rel is None:
+            return
+        columns = rel.columns
+        rows = rel.fetchall()
+    except TreebuildError as exc:
+        _fail(exc)
+    except duckdb.Error as exc:
+        _fail(TreebuildError(f"SQL error: {exc}".splitlines()[0],
+                             hint="views: trees, nodes, units, latest_trees, latest_nodes; "
+                                  "macros: subtree(doc, id), node_path(doc, id), node_text(doc, id)"))
+    if fmt == "json":
+        sys.stdout.write(json.dumps([dict(zip(columns, r, strict=True)) for r in rows], default=str,
+                                    ensure_ascii=False, indent=1) + "\n")
+    elif fmt == "csv":
+        import csv
+
+        writer = csv.writer(sys.stdout)
+        writer.writerow(columns)
+        writer.writerows(rows)
+    else:
+        table = Table(*columns)
+        for r in rows:
+            table.add_row(*("" if v is None else str(v) for v in r))
+        out.print(table)
+        err.print(f"{len(rows)} row(s)")
+
+
+def _version_callback(value: bool) -> None:
+    if value:
+        out.print(f"treebuild {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: Annotated[bool, typer.Option("--version", callback=_version_callback, is_eager=True)] = False,
+) -> None:
+    pass
+
+
+def main() -> None:
+    app()

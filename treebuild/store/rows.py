@@ -1,0 +1,146 @@
+"""Converting trees to the three tables and back.
+
+Loading rebuilds real :class:`~treebuild.model.Tree` objects over the stored unit text, so a
+stored node's ``text()`` is the same exact span the builder cut.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+
+from ..model import Node, Pos, SourceDoc, Tree, Unit, Usage
+from .schema import NODES, SCHEMA_VERSION, TREES, UNITS
+
+__all__ = ["tree_rows", "node_rows", "unit_rows", "load_tree"]
+
+
+def _map(d: dict[str, Any]) -> list[tuple[str, str]]:
+    return [(str(k), str(v)) for k, v in sorted(d.items())]
+
+
+def tree_rows(tree: Tree, *, doc_id: str, version: int, load_id: str, created_at: datetime,
+              settings_hash: str) -> pa.Table:
+    doc = tree.doc
+    nodes = list(tree.walk())
+    u = tree.usage
+    row = {
+        "doc_id": doc_id,
+        "version": version,
+        "created_at": created_at,
+        "source_uri": Path(doc.path).resolve().as_uri(),
+        "source_name": Path(doc.path).name,
+        "sha256": doc.sha256,
+        "size_bytes": doc.size,
+        "format": doc.format,
+        "page_count": doc.page_count,
+        "unit_count": len(doc.units),
+        "title": doc.title,
+        "file_metadata": _map(doc.metadata),
+        "meta": _map(tree.meta),
+        "settings": json.dumps(tree.settings, sort_keys=True),
+        "settings_hash": settings_hash,
+        "builder_version": str(tree.stats.get("builder_version", "")),
+        "method": tree.method,
+        "description": tree.description,
+        "model": tree.model,
+        "calls": u.calls,
+        "prompt_tokens": u.prompt_tokens,
+        "completion_tokens": u.completion_tokens,
+        "cost_usd": u.cost_usd,
+        "failures": _map(u.failures),
+        "reused_summaries": u.reused,
+        "build_seconds": float(tree.stats.get("seconds", 0.0)),
+        "node_count": len(nodes),
+        "max_depth": max((n.depth for n in nodes), default=0),
+        "stats": json.dumps(tree.stats, sort_keys=True, default=str),
+        "warnings": list(tree.warnings),
+        "schema_version": SCHEMA_VERSION,
+        "load_id": load_id,
+    }
+    return pa.Table.from_pylist([row], schema=TREES)
+
+
+def node_rows(tree: Tree, *, doc_id: str, version: int, load_id: str) -> pa.Table:
+    rows = []
+    for n in tree.walk():
+        own_end = n.own_end()
+        rows.append({
+            "doc_id": doc_id, "version": version, "node_id": n.node_id, "parent_id": n.parent_id,
+            "depth": n.depth, "ordinal": n.ordinal, "title": n.title, "origin": n.origin,
+            "confidence": n.confidence, "start_page": n.start_page, "end_page": n.end_page,
+            "start_unit": n.start.unit, "start_char": n.start.char,
+            "end_unit": n.end.unit, "end_char": n.end.char,
+            "own_end_unit": own_end.unit, "own_end_char": own_end.char,
+            "path_ids": [p.node_id for p in n.path()[:-1]], "child_count": len(n.children),
+            "text_chars": len(n.text()) if n._doc is not None else None, "text_sha256": n.text_sha256,
+            "summary": n.summary, "summary_origin": n.summary_origin, "summary_key": n.summary_key,
+            "schema_version": SCHEMA_VERSION, "load_id": load_id,
+        })
+    return pa.Table.from_pylist(rows, schema=NODES)
+
+
+def unit_rows(tree: Tree, *, doc_id: str, version: int, load_id: str) -> pa.Table:
+    units = tree.doc.units
+    n = len(units)
+    columns = {
+        "doc_id": [doc_id] * n, "version": [version] * n,
+        "unit_index": [u.index for u in units], "kind": [u.kind for u in units],
+        "page": [u.page for u in units], "label": [u.label for u in units],
+        "heading_level": [u.heading_level for u in units], "style": [u.style for u in units],
+        "text": [u.text for u in units],
+        "schema_version": [SCHEMA_VERSION] * n, "load_id": [load_id] * n,
+    }
+    return pa.Table.from_pydict(columns, schema=UNITS)
+
+
+def load_tree(tree_row: dict[str, Any], nodes: pa.Table, units: pa.Table) -> Tree:
+    """Rebuild a Tree (with its SourceDoc of stored units) from table rows."""
+    unit_list = [
+        Unit(index=r["unit_index"], kind=r["kind"], text=r["text"], page=r["page"], label=r["label"],
+             heading_level=r["heading_level"], style=r["style"])
+        for r in units.sort_by("unit_index").to_pylist()
+    ]
+    source_uri = tree_row["source_uri"]
+    doc = SourceDoc(
+        path=_uri_path(source_uri), format=tree_row["format"], units=unit_list, sha256=tree_row["sha256"],
+        size=tree_row["size_bytes"], title=tree_row["title"], metadata=dict(tree_row["file_metadata"] or []),
+        page_count=tree_row["page_count"],
+    )
+    by_id: dict[str, Node] = {}
+    roots: list[Node] = []
+    for r in nodes.sort_by("node_id").to_pylist():
+        node = Node(
+            node_id=r["node_id"], title=r["title"], depth=r["depth"], ordinal=r["ordinal"],
+            start=Pos(r["start_unit"], r["start_char"]), end=Pos(r["end_unit"], r["end_char"]),
+            origin=r["origin"], confidence=r["confidence"], start_page=r["start_page"], end_page=r["end_page"],
+            summary=r["summary"], summary_origin=r["summary_origin"], summary_key=r["summary_key"],
+            text_sha256=r["text_sha256"], _doc=doc,
+        )
+        by_id[node.node_id] = node
+        parent = by_id.get(r["parent_id"]) if r["parent_id"] else None
+        node.parent = parent
+        (parent.children if parent is not None else roots).append(node)
+    for siblings in [roots, *(n.children for n in by_id.values())]:
+        siblings.sort(key=lambda n: n.ordinal)
+    failures = {k: int(v) for k, v in (tree_row["failures"] or [])}
+    usage = Usage(calls=tree_row["calls"] or 0, prompt_tokens=tree_row["prompt_tokens"] or 0,
+                  completion_tokens=tree_row["completion_tokens"] or 0, cost_usd=tree_row["cost_usd"] or 0.0,
+                  failures=failures, reused=tree_row["reused_summaries"] or 0)
+    return Tree(
+        doc=doc, roots=roots, method=tree_row["method"], settings=json.loads(tree_row["settings"] or "{}"),
+        stats=json.loads(tree_row["stats"] or "{}"), description=tree_row["description"], model=tree_row["model"],
+        usage=usage, warnings=list(tree_row["warnings"] or []), doc_id=tree_row["doc_id"],
+        version=tree_row["version"], meta=dict(tree_row["meta"] or []),
+    )
+
+
+def _uri_path(uri: str) -> str:
+    from urllib.parse import unquote, urlparse
+
+    parsed = urlparse(uri)
+    return unquote(parsed.path) if parsed.scheme == "file" else uri

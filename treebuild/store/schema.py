@@ -1,0 +1,97 @@
+"""The storage contract as Arrow schemas: one table each for trees, nodes and units.
+
+``SCHEMA_VERSION`` is stamped on every row (with the commit's ``load_id``) so a reader can
+tell which contract wrote it; ``schemas/README.md`` documents every column and a test keeps
+the two in step.
+"""
+
+from __future__ import annotations
+
+import pyarrow as pa
+
+__all__ = ["SCHEMA_VERSION", "TREES", "NODES", "UNITS", "TABLES"]
+
+SCHEMA_VERSION = 1
+
+_STR = pa.string()
+_MAP = pa.map_(pa.string(), pa.string())
+
+TREES = pa.schema([
+    ("doc_id", _STR),
+    ("version", pa.int32()),
+    ("created_at", pa.timestamp("us", tz="UTC")),
+    ("source_uri", _STR),
+    ("source_name", _STR),
+    ("sha256", _STR),
+    ("size_bytes", pa.int64()),
+    ("format", _STR),
+    ("page_count", pa.int32()),
+    ("unit_count", pa.int32()),
+    ("title", _STR),
+    ("file_metadata", _MAP),
+    ("meta", _MAP),
+    ("settings", _STR),
+    ("settings_hash", _STR),
+    ("builder_version", _STR),
+    ("method", _STR),
+    ("description", _STR),
+    ("model", _STR),
+    ("calls", pa.int32()),
+    ("prompt_tokens", pa.int64()),
+    ("completion_tokens", pa.int64()),
+    ("cost_usd", pa.float64()),
+    ("failures", _MAP),
+    ("reused_summaries", pa.int32()),
+    ("build_seconds", pa.float64()),
+    ("node_count", pa.int32()),
+    ("max_depth", pa.int32()),
+    ("stats", _STR),
+    ("warnings", pa.list_(_STR)),
+    ("schema_version", pa.int16()),
+    ("load_id", _STR),
+])
+
+NODES = pa.schema([
+    ("doc_id", _STR),
+    ("version", pa.int32()),
+    ("node_id", _STR),
+    ("parent_id", _STR),
+    ("depth", pa.int16()),
+    ("ordinal", pa.int32()),
+    ("title", _STR),
+    ("origin", _STR),
+    ("confidence", pa.float32()),
+    ("start_page", pa.int32()),
+    ("end_page", pa.int32()),
+    ("start_unit", pa.int32()),
+    ("start_char", pa.int32()),
+    ("end_unit", pa.int32()),
+    ("end_char", pa.int32()),
+    ("own_end_unit", pa.int32()),
+    ("own_end_char", pa.int32()),
+    ("path_ids", pa.list_(_STR)),
+    ("child_count", pa.int32()),
+    ("text_chars", pa.int64()),
+    ("text_sha256", _STR),
+    ("summary", _STR),
+    ("summary_origin", _STR),
+    ("summary_key", _STR),
+    ("schema_version", pa.int16()),
+    ("load_id", _STR),
+])
+
+UNITS = pa.schema([
+    ("doc_id", _STR),
+    ("version", pa.int32()),
+    ("unit_index", pa.int32()),
+    ("kind", _STR),
+    ("page", pa.int32()),
+    ("label", _STR),
+    ("heading_level", pa.int16()),
+    ("style", _STR),
+    ("text", _STR),
+    ("schema_version", pa.int16()),
+    ("load_id", _STR),
+])
+
+TABLES: dict[str, pa.Schema] = {"trees": TREES, "nodes": NODES, "units": UNITS}

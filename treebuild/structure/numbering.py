@@ -1,0 +1,142 @@
+"""Section numbering in heading text: ``1.2.3``, ``Part II``, ``Item 1A.``, ``Article IV``,
+``Section 2.01``, ``Chapter 3``, ``Appendix A.1``, ``Note 5``, ``(a)``, ``2.3.59-1``.
+
+Numbering carries nesting that typography often hides (an IRS manual prints every level in
+the same bold face; only ``2.3.59.1`` vs ``2.3.59.1.1`` tells them apart), so both heading
+detection and outline re-levelling read depth from here.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = ["Numbering", "parse_numbering", "relative_depths", "strip_dates", "NUMBER_WORDS"]
+
+NUMBER_WORDS = {
+    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+    "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
+    "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20,
+}
+_WORDNUM = "|".join(NUMBER_WORDS)
+_ROMAN = r"(?=[IVXLC])M{0,3}(?:C[MD]|D?C{0,3})(?:X[CL]|L?X{0,3})(?:I[XV]|V?I{0,3})"
+
+
+@dataclass(frozen=True, slots=True)
+class Numbering:
+    """The numbering that opens a heading.
+
+    ``kind`` names the scheme (``decimal``, ``part``, ``item``, ``chapter``, ``appendix``, ``article``,
+    ``section``, ``note``, ``exhibit``, ``letter``, ``roman``, ``paren``); ``depth`` is the nesting the
+    number itself shows (``1.2.3`` is 3, ``Item 7A`` is 1); ``label`` the number as printed and
+    ``rest`` the title after it (empty for a label printed on its own line).
+    """
+
+    kind: str
+    depth: int
+    label: str
+    rest: str
+    parts: tuple[str, ...] = ()
+
+
+_SEP = r"(?:\s*[.:\-\u2013\u2014]\s*|\s+|$)"
+_KEYWORD = re.compile(
+    r"^(?P<kw>part|item|chapter|appendix|annex|article|section|note|exhibit|schedule)\s+"
+    rf"(?P<num>(?:[0-9]{{1,3}}(?:\.[0-9]{{1,3}})*(?:-[0-9]{{1,3}})?[A-Z]?(?:\([a-z0-9]\))?)|{_ROMAN}\b|"
+    rf"(?:{_WORDNUM})\b|[A-Z](?:\.[0-9]{{1,3}})*\b)"
+    rf"(?P<sep>{_SEP})(?P<rest>.*)$",
+    re.IGNORECASE | re.DOTALL,
+)
+_SECTION_SIGN = re.compile(r"^§\s*(?P<num>[0-9]{1,3}(?:\.[0-9]{1,3})*)\.?(?P<sep>\s+|$)(?P<rest>.*)$", re.DOTALL)
+_DECIMAL = re.compile(
+    r"^(?P<num>[0-9]{1,3}(?:\.[0-9]{1,3})*)(?P<dash>-[0-9]{1,3})?(?P<dot>\.?)(?P<sep>\s+|$)(?P<rest>.*)$",
+    re.DOTALL,
+)
+_APPENDIX_SUB = re.compile(r"^(?P<num>[A-Z](?:\.[0-9]{1,3})+)\.?(?P<sep>\s+|$)(?P<rest>.*)$", re.DOTALL)
+_LETTER = re.compile(r"^(?P<num>[A-Z])[.)](?P<sep>\s+)(?P<rest>.*)$", re.DOTALL)
+_ROMAN_RE = re.compile(rf"^(?P<num>{_ROMAN})[.)](?P<sep>\s+|$)(?P<rest>.*)$", re.DOTALL)
+_PAREN = re.compile(r"^\((?P<num>[a-z]{1,2}|[0-9]{1,2}|[ivx]{1,5})\)(?P<sep>\s+|$)(?P<rest>.*)$", re.DOTALL)
+_DATE = re.compile(r"\(\s*[0-9]{1,2}[-/][0-9]{1,2}[-/][0-9]{2,4}\s*\)")
+
+
+def strip_dates(text: str) -> str:
+    """Drop revision dates like ``(12-12-2022)`` that manuals print beside section numbers."""
+    return " ".join(_DATE.sub(" ", text).split())
+
+
+def parse_numbering(text: str) -> Numbering | None:
+    """The numbering at the start of ``text``, or ``None``.
+
+    Decimal numbers must look like section numbers, not amounts or years: at most three digits a
+    part, and a title that follows starts with a letter, a quote or a bracket.
+    """
+    text = text.strip()
+    if not text:
+        return None
+    m = _KEYWORD.match(text)
+    if m:
+        kw = m.group("kw").lower()
+        kw = "appendix" if kw == "annex" else kw
+        num = m.group("num")
+        rest = m.group("rest").strip()
+        if kw in ("item", "note", "part", "article", "chapter") and rest and rest[0].islower() \
+                and not m.group("sep").strip():
+            return None  # "Item 7 of this report ..." reads as a sentence, not a heading
+        parts = tuple(p for p in re.split(r"[.\-]", num) if p)
+        depth = len(parts) if kw in ("section", "appendix", "exhibit") else 1
+        return Numbering(kw, max(depth, 1), f"{m.group('kw')} {num}", rest, parts)
+    m = _SECTION_SIGN.match(text)
+    if m:
+        parts = tuple(m.group("num").split("."))
+        return Numbering("section", len(parts), "§" + m.group("num"), m.group("rest").strip(), parts)
+    m = _DECIMAL.match(text)
+    if m:
+        num, rest = m.group("num"), m.group("rest").strip()
+        parts = tuple(num.split("."))
+        if not _title_start(rest):
+            return None
+        if len(parts) == 1 and not m.group("dot") and not m.group("dash") and rest and not rest[:1].isupper():
+            return None
+        if len(parts) == 1 and len(num) == 3 and not rest:
+            return None
+        if m.group("dash"):
+            return Numbering("exhibit", len(parts) + 1, num + m.group("dash"), rest,
+                             parts + (m.group("dash")[1:],))
+        return Numbering("decimal", len(parts), num, rest, parts)
+    m = _APPENDIX_SUB.match(text)
+    if m and _title_start(m.group("rest").strip()):
+        parts = tuple(m.group("num").split("."))
+        return Numbering("appendix", len(parts), m.group("num"), m.group("rest").strip(), parts)
+    m = _ROMAN_RE.match(text)
+    if m and _title_start(m.group("rest").strip()) and m.group("rest").strip():
+        return Numbering("roman", 1, m.group("num"), m.group("rest").strip(), (m.group("num"),))
+    m = _LETTER.match(text)
+    if m and m.group("rest")[:1].isupper():
+        return Numbering("letter", 1, m.group("num"), m.group("rest").strip(), (m.group("num"),))
+    m = _PAREN.match(text)
+    if m and _title_start(m.group("rest").strip()):
+        return Numbering("paren", 1, f"({m.group('num')})", m.group("rest").strip(), (m.group("num"),))
+    return None
+
+
+def _title_start(rest: str) -> bool:
+    return not rest or rest[0].isalpha() or rest[0] in "\"'“‘<[(_"
+
+
+def relative_depths(numberings: list[Numbering | None]) -> list[int | None]:
+    """Depth of each dotted number relative to the shallowest one in the same list.
+
+    ``2.3.59.1`` and ``2.3.59.1.1`` in an IRS manual become 1 and 2; exhibits ``2.3.59-1`` rank
+    with the top sections. Non-dotted schemes keep their own depth.
+    """
+    dotted = [n.depth for n in numberings if n is not None and n.kind in ("decimal", "exhibit", "section")]
+    base = min(dotted, default=1)
+    out: list[int | None] = []
+    for n in numberings:
+        if n is None:
+            out.append(None)
+        elif n.kind in ("decimal", "exhibit", "section"):
+            out.append(max(1, n.depth - base + 1))
+        else:
+            out.append(n.depth)
+    return out
