@@ -19,8 +19,13 @@ __all__ = ["Reader", "READERS", "reader_for", "read", "SUPPORTED_SUFFIXES"]
 
 
 class Reader(Protocol):
-    suffixes: tuple[str, ...]
-    format: str
+    """A format backend: which suffixes it takes, the format name it records, and ``read``."""
+
+    @property
+    def suffixes(self) -> tuple[str, ...]: ...
+
+    @property
+    def format(self) -> str: ...
 
     def read(self, path: Path) -> SourceDoc: ...
 

@@ -25,8 +25,8 @@ _TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP
 class PdfReader:
     """Reads ``.pdf`` files into page units, the outline and page labels."""
 
-    suffixes = (".pdf",)
-    format = "pdf"
+    suffixes: tuple[str, ...] = (".pdf",)
+    format: str = "pdf"
 
     def read(self, path: Path) -> SourceDoc:
         sha, size = file_digest(path)
@@ -38,6 +38,11 @@ class PdfReader:
         if doc.needs_pass:
             raise ReadError("PDF is password-protected", path=str(path),
                             hint="decrypt it first, e.g. with qpdf --decrypt")
+        if doc.is_repaired and not _has_eof_marker(path):
+            # MuPDF rebuilds a cut-off file from what is left and silently drops the rest
+            # (pages come back empty, the outline vanishes): refuse rather than build half a tree.
+            raise ReadError("PDF is truncated (no %%EOF at the end; only part of it could be recovered)",
+                            path=str(path), hint="download or export the file again")
         try:
             units = _page_units(doc)
             outline = _outline(doc)
@@ -48,7 +53,7 @@ class PdfReader:
 
         @cache
         def lines(index: int) -> list[Line]:
-            return _page_lines(doc[index], units[index].text)
+            return _page_lines(doc.load_page(index), units[index].text)
 
         return SourceDoc(
             path=str(path), format="pdf", units=units, sha256=sha, size=size, title=title,
@@ -56,12 +61,21 @@ class PdfReader:
         )
 
 
+def _has_eof_marker(path: Path) -> bool:
+    """Whether the file ends with a ``%%EOF`` line (trailing junk of up to 1 KiB allowed)."""
+    with open(path, "rb") as fh:
+        fh.seek(0, 2)
+        fh.seek(max(0, fh.tell() - 1024))
+        return b"%%EOF" in fh.read()
+
+
 def _page_units(doc: pymupdf.Document) -> list[Unit]:
     labels: list[str] | None = None
+    pages = [doc.load_page(i) for i in range(doc.page_count)]
     if doc.get_page_labels():
-        labels = [page.get_label() for page in doc]
+        labels = [page.get_label() for page in pages]
     units: list[Unit] = []
-    for i, page in enumerate(doc):
+    for i, page in enumerate(pages):
         parts: list[str] = []
         blocks: list[tuple[float, float, int]] = []
         offset = 0

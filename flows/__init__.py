@@ -1,0 +1,1 @@
+"""Prefect flows over the treebuild library (thin: every decision lives in ``treebuild``)."""

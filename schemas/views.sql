@@ -1,0 +1,47 @@
+-- Generated from treebuild/store/catalog.py with the store root shown as /STORE.
+-- Regenerate: python -c "from pathlib import Path; from treebuild.store.catalog import view_sql; print(view_sql(Path('/STORE')))"
+
+CREATE OR REPLACE VIEW trees AS
+  SELECT * FROM read_parquet('/STORE/trees/*/*.parquet', union_by_name = true, hive_partitioning = false);
+CREATE OR REPLACE VIEW nodes AS
+  SELECT n.* FROM read_parquet('/STORE/nodes/*/*.parquet', union_by_name = true, hive_partitioning = false) n
+  SEMI JOIN trees t ON n.doc_id = t.doc_id AND n.version = t.version;
+CREATE OR REPLACE VIEW units AS
+  SELECT u.* FROM read_parquet('/STORE/units/*/*.parquet', union_by_name = true, hive_partitioning = false) u
+  SEMI JOIN trees t ON u.doc_id = t.doc_id AND u.version = t.version;
+CREATE OR REPLACE VIEW latest_trees AS
+  SELECT * FROM trees QUALIFY row_number() OVER (PARTITION BY doc_id ORDER BY version DESC) = 1;
+CREATE OR REPLACE VIEW latest_nodes AS
+  SELECT n.* FROM nodes n SEMI JOIN latest_trees t ON n.doc_id = t.doc_id AND n.version = t.version;
+CREATE OR REPLACE MACRO tree_version(d, v) AS
+  coalesce(v, (SELECT max(version) FROM trees WHERE doc_id = d));
+CREATE OR REPLACE MACRO subtree(d, nid, v := NULL) AS TABLE
+  SELECT * FROM nodes
+  WHERE doc_id = d AND version = tree_version(d, v) AND (node_id = nid OR list_contains(path_ids, nid))
+  ORDER BY node_id;
+CREATE OR REPLACE MACRO node_path(d, nid, v := NULL) AS TABLE
+  WITH target AS (
+    SELECT path_ids FROM nodes WHERE doc_id = d AND version = tree_version(d, v) AND node_id = nid
+  )
+  SELECT n.* FROM nodes n, target
+  WHERE n.doc_id = d AND n.version = tree_version(d, v)
+    AND (n.node_id = nid OR list_contains(target.path_ids, n.node_id))
+  ORDER BY n.depth;
+CREATE OR REPLACE MACRO node_text(d, nid, v := NULL) AS TABLE
+  WITH n AS (
+    SELECT * FROM nodes WHERE doc_id = d AND version = tree_version(d, v) AND node_id = nid
+  )
+  SELECT any_value(n.doc_id) AS doc_id, any_value(n.version) AS version, any_value(n.node_id) AS node_id,
+         any_value(n.title) AS title,
+         coalesce(string_agg(
+           CASE
+             WHEN u.unit_index = n.start_unit AND u.unit_index = n.end_unit
+               THEN substr(u.text, n.start_char + 1, n.end_char - n.start_char)
+             WHEN u.unit_index = n.start_unit THEN substr(u.text, n.start_char + 1)
+             WHEN u.unit_index = n.end_unit THEN substr(u.text, 1, n.end_char)
+             ELSE u.text
+           END, chr(10) ORDER BY u.unit_index), '') AS text
+  FROM n JOIN units u
+    ON u.doc_id = n.doc_id AND u.version = n.version
+   AND u.unit_index BETWEEN n.start_unit AND n.end_unit
+   AND NOT (u.unit_index = n.end_unit AND n.end_char = 0 AND n.end_unit > n.start_unit);
