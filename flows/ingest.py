@@ -19,7 +19,7 @@ from prefect import flow, get_run_logger, task
 from prefect.futures import wait
 
 from treebuild.errors import TreebuildError
-from treebuild.ingest import expand_paths, ingest
+from treebuild.ingestion import expand_paths, ingest
 from treebuild.settings import BuildSettings
 
 __all__ = ["ingest_corpus", "ingest_document"]

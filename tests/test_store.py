@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 import treebuild
 from treebuild.errors import NotFound, StoreError
-from treebuild.ingest import ingest, ingest_many
+from treebuild.ingestion import ingest, ingest_many
 from treebuild.settings import BuildSettings
 from treebuild.store import Store
 
@@ -134,7 +134,7 @@ def test_batch_goes_on_past_bad_documents(tmp_path: Path) -> None:
 
 CRASH_SCRIPT = textwrap.dedent("""
     import os, signal, sys
-    from treebuild.ingest import ingest
+    from treebuild.ingestion import ingest
     from treebuild.store import Store
     store = Store(sys.argv[1])
     point = sys.argv[3]
@@ -192,7 +192,7 @@ def test_catalog_opens_from_another_process_and_directory(tmp_path: Path) -> Non
 
 WORKER = textwrap.dedent("""
     import sys
-    from treebuild.ingest import ingest
+    from treebuild.ingestion import ingest
     r = ingest(sys.argv[2], sys.argv[1])
     print(r.doc_id, r.status, r.version)
 """)

@@ -108,7 +108,7 @@ def ingest(
     api_base: ApiBaseOpt = None,
 ) -> None:
     """Build documents and commit them to the store as new versions (unchanged ones are skipped)."""
-    from .ingest import expand_paths, ingest_many
+    from .ingestion import expand_paths, ingest_many
     from .store import Store
 
     try:
