@@ -1,7 +1,10 @@
 """Prefect flow: ingest a folder or list of documents into a store, one task per document.
 
-Each task calls :func:`treebuild.ingest.ingest`; a bad document fails only its own task and
-is reported in the flow's result, so a backfill goes on. Run it locally::
+Each task calls :func:`treebuild.ingest`; a bad document fails only its own task and is
+reported in the flow's result, so a backfill goes on. Tasks run one after another inside a
+run because PyMuPDF is not thread-safe; scale out with processes instead: ``shards`` runs of
+the flow (``shard=0..shards-1``) on as many workers split a corpus between them, each file
+going to exactly one shard. Run it locally::
 
     python -m flows.ingest examples/ --store treestore
 
@@ -16,7 +19,6 @@ from pathlib import Path
 from typing import Any
 
 from prefect import flow, get_run_logger, task
-from prefect.futures import wait
 
 from treebuild.errors import TreebuildError
 from treebuild.ingestion import expand_paths, ingest
@@ -39,12 +41,13 @@ def ingest_document(path: str, store: str, meta: dict[str, str] | None = None,
 
 @flow(name="treebuild-ingest")
 def ingest_corpus(paths: list[str], store: str = "treestore", meta: dict[str, str] | None = None,
-                  settings: dict[str, Any] | None = None) -> list[dict[str, Any]]:
-    """Ingest every supported file under ``paths``; returns one result per document."""
-    files = [str(p) for p in expand_paths(paths)]
-    futures = [ingest_document.submit(f, store, meta, settings) for f in files]
-    wait(futures)
-    results = [f.result() for f in futures]
+                  settings: dict[str, Any] | None = None, shard: int = 0,
+                  shards: int = 1) -> list[dict[str, Any]]:
+    """Ingest every supported file under ``paths`` (this shard's share); one result per document."""
+    if not 0 <= shard < shards:
+        raise ValueError(f"shard must be in 0..{shards - 1}, got {shard}")
+    files = [str(p) for i, p in enumerate(expand_paths(paths)) if i % shards == shard]
+    results = [ingest_document(f, store, meta, settings) for f in files]
     logger = get_run_logger()
     counts: dict[str, int] = {}
     for r in results:
@@ -57,8 +60,10 @@ def main() -> None:
     ap = argparse.ArgumentParser(description="Run the treebuild ingest flow once.")
     ap.add_argument("paths", nargs="+")
     ap.add_argument("--store", default="treestore")
+    ap.add_argument("--shard", type=int, default=0)
+    ap.add_argument("--shards", type=int, default=1)
     args = ap.parse_args()
-    ingest_corpus([str(Path(p)) for p in args.paths], args.store)
+    ingest_corpus([str(Path(p)) for p in args.paths], args.store, shard=args.shard, shards=args.shards)
 
 
 if __name__ == "__main__":

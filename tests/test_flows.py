@@ -35,3 +35,19 @@ def test_ingest_flow_commits_and_reports_errors(prefect_harness: None, tmp_path:
     assert st.tree("a").meta == {"batch": "t1"}
     again = ingest_corpus([str(tmp_path / "docs")], str(store))
     assert sorted(r["status"] for r in again) == ["error", "unchanged", "unchanged"]
+
+
+def test_shards_split_a_corpus_without_overlap(prefect_harness: None, tmp_path: Path) -> None:
+    from flows.ingest import ingest_corpus
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for i in range(5):
+        (docs / f"d{i}.md").write_text(f"# Doc {i}\n\nbody {i}\n")
+    store = str(tmp_path / "store")
+    first = ingest_corpus([str(docs)], store, shard=0, shards=2)
+    second = ingest_corpus([str(docs)], store, shard=1, shards=2)
+    names = sorted(Path(r["path"]).name for r in first + second)
+    assert names == [f"d{i}.md" for i in range(5)]
+    assert len(first) == 3 and len(second) == 2
+    assert len(Store(store).documents()) == 5
