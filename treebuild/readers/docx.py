@@ -40,6 +40,8 @@ _TOC_GALLERY = "table of contents"
 
 _P, _TBL, _SDT, _SDT_CONTENT, _CUSTOM_XML = qn("w:p"), qn("w:tbl"), qn("w:sdt"), qn("w:sdtContent"), qn("w:customXml")
 _TR, _TC = qn("w:tr"), qn("w:tc")
+_PPR, _OUTLINE_LVL = qn("w:pPr"), qn("w:outlineLvl")
+_P_STYLE_PATH = f"{_PPR}/{qn('w:pStyle')}"
 _T, _TAB, _BR, _CR, _NB_HYPHEN = qn("w:t"), qn("w:tab"), qn("w:br"), qn("w:cr"), qn("w:noBreakHyphen")
 _FLD_CHAR, _INSTR, _FLD_SIMPLE = qn("w:fldChar"), qn("w:instrText"), qn("w:fldSimple")
 _VAL, _TYPE, _FLD_TYPE, _INSTR_ATTR = qn("w:val"), qn("w:type"), qn("w:fldCharType"), qn("w:instr")
@@ -57,8 +59,8 @@ _CORE_FIELDS = ("title", "author", "subject", "keywords", "category", "comments"
 class DocxReader:
     """Reads ``.docx`` files into paragraph, heading and table units in document order."""
 
-    suffixes = (".docx",)
-    format = "docx"
+    suffixes: tuple[str, ...] = (".docx",)
+    format: str = "docx"
 
     def read(self, path: Path) -> SourceDoc:
         sha, size = file_digest(path)
@@ -170,7 +172,7 @@ class _Walker:
             if el.tag == _TBL:
                 text = self._table(el)
                 if text:
-                    units.append(Unit(index=len(units), kind="table", text=text, style="table"))
+                    units.append(Unit(index=len(units), kind="table", text=text))
                 continue
             text, in_toc = self._paragraph(el)
             if not text:
@@ -184,9 +186,9 @@ class _Walker:
         return units, title
 
     def _level(self, p: Any, style_id: str | None) -> int | None:
-        ppr = p.find(qn("w:pPr"))
+        ppr = p.find(_PPR)
         if ppr is not None:
-            direct = ppr.find(qn("w:outlineLvl"))
+            direct = ppr.find(_OUTLINE_LVL)
             if direct is not None:
                 return _level(_int(direct.get(_VAL)))
         return self.styles.level(style_id)
@@ -286,7 +288,7 @@ def _continues_merge(tc: Any) -> bool:
 
 
 def _p_style(p: Any) -> str | None:
-    el = p.find(f"{qn('w:pPr')}/{qn('w:pStyle')}")
+    el = p.find(_P_STYLE_PATH)
     return el.get(_VAL) if el is not None else None
 
 

@@ -1,17 +1,21 @@
-"""Markdown reader: blocks separated by blank lines, with ATX and Setext headings.
+"""Markdown reader: top-level CommonMark blocks as units, ATX and Setext headings declared.
 
-A line scanner rather than a full CommonMark parser: the tree needs headings, and those are
-decided by a few block rules (fenced code hides ``#`` lines, a ``---`` under a paragraph is a
-heading but under a list item or a blank line is a rule). Inline markup is kept as written,
-so a node's text is the author's source.
+Blocks come from markdown-it-py (CommonMark, plus GFM pipe tables), so the rules that decide
+what is a heading are the spec's: ``#`` lines inside fenced or indented code, block quotes
+and list items are not sections, a ``---`` under a paragraph is a Setext heading but under a
+list item a rule. A unit's text is the block's source lines as written, so a node's text is
+the author's Markdown; a heading unit's text is the heading's plain text (its title).
+YAML front matter is cut off first: markdown-it would read it as a rule and a heading.
 """
 
 from __future__ import annotations
 
 import codecs
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
+
+from markdown_it import MarkdownIt
 
 from ..errors import ReadError
 from ..model import SourceDoc, Unit
@@ -19,25 +23,21 @@ from .common import file_digest
 
 __all__ = ["MarkdownReader", "parse_markdown", "decode_text"]
 
-_ATX = re.compile(r" {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*$")
-_ATX_CLOSE = re.compile(r"(?:^|[ \t]+)#+$")
-_FENCE_OPEN = re.compile(r"( {0,3})(`{3,}|~{3,})(.*)$")
-_SETEXT = re.compile(r" {0,3}(=+|-+)[ \t]*$")
-_THEMATIC = re.compile(r" {0,3}(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})$")
-_LIST_ITEM = re.compile(r" {0,3}(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)")
-_BLOCKQUOTE = re.compile(r" {0,3}>")
-_TABLE_DELIM = re.compile(r" {0,3}\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$")
-_HTML_COMMENT = re.compile(r" {0,3}<!--")
+_MD = MarkdownIt("commonmark").enable("table")
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _FRONT_OPEN = "---"
 _FRONT_CLOSE = ("---", "...")
 _FRONT_KEY = re.compile(r"([A-Za-z_][\w-]*)[ \t]*:[ \t]*(.*)$")
+_KINDS = {"fence": "code", "code_block": "code", "table_open": "table"}
+_STYLES = {"html_block": "html", "bullet_list_open": "list", "ordered_list_open": "list",
+           "blockquote_open": "quote"}
 
 
 class MarkdownReader:
     """Reads ``.md``/``.markdown`` files into paragraph, heading, table and code units."""
 
-    suffixes = (".md", ".markdown")
-    format = "markdown"
+    suffixes: tuple[str, ...] = (".md", ".markdown")
+    format: str = "markdown"
 
     def read(self, path: Path) -> SourceDoc:
         try:
@@ -47,12 +47,9 @@ class MarkdownReader:
             raise ReadError(f"cannot read file: {exc.strerror or exc}", path=str(path),
                             hint="check that the file exists and is readable") from exc
         units, front = parse_markdown(decode_text(raw))
-        title = front.pop("title", None) or None
-        metadata = dict(front)
-        if title:
-            metadata["title"] = title
+        title = front.get("title") or None
         return SourceDoc(path=str(path), format="markdown", units=units, sha256=sha, size=size,
-                         title=title, metadata=metadata, page_count=None)
+                         title=title, metadata=front, page_count=None)
 
 
 def decode_text(raw: bytes) -> str:
@@ -70,92 +67,41 @@ def decode_text(raw: bytes) -> str:
         return raw.decode("latin-1")
 
 
-@dataclass
-class _Builder:
-    units: list[Unit] = field(default_factory=list)
-    para: list[str] = field(default_factory=list)
-
-    def add(self, kind: str, text: str, level: int | None = None, style: str | None = None) -> None:
-        self.units.append(Unit(index=len(self.units), kind=kind, text=text, heading_level=level, style=style))
-
-    def flush(self) -> None:
-        """End the open paragraph block, if any."""
-        if self.para:
-            kind = "table" if len(self.para) > 1 and _TABLE_DELIM.match(self.para[1]) and "|" in self.para[0] \
-                else "paragraph"
-            self.add(kind, "\n".join(self.para))
-            self.para = []
-
-
 def parse_markdown(text: str) -> tuple[list[Unit], dict[str, str]]:
     """Units in document order and the front matter's top-level scalar keys."""
-    lines = re.split(r"\r\n|\r|\n", text)
+    lines = _LINE_BREAK.split(text)
     front, start = _front_matter(lines)
-    b = _Builder()
-    i, n = start, len(lines)
-    while i < n:
-        line = lines[i]
-        if not line.strip():
-            b.flush()
-            i += 1
-            continue
-        fence = _FENCE_OPEN.match(line)
-        if fence and not (fence.group(2)[0] == "`" and "`" in fence.group(3)):
-            b.flush()
-            end = _fence_end(lines, i + 1, fence.group(2))
-            info = fence.group(3).strip().split()
-            b.add("code", "\n".join(lines[i:end + 1]).rstrip("\n"), style=info[0] if info else None)
-            i = end + 1
-            continue
-        atx = _ATX.match(line)
-        if atx:
-            b.flush()
-            title = _ATX_CLOSE.sub("", (atx.group(2) or "").strip()).strip()
+    lines = lines[start:]
+    tokens = _MD.parse("\n".join(lines))
+    units: list[Unit] = []
+    for i, tok in enumerate(tokens):
+        if tok.level != 0 or tok.nesting == -1 or tok.map is None or tok.type == "hr":
+            continue  # nested blocks belong to their container; rules carry no text
+        if tok.type == "heading_open":
+            title = _plain(tokens[i + 1].children or [])
             if title:
-                b.add("heading", title, len(atx.group(1)))
-            i += 1
+                units.append(Unit(index=len(units), kind="heading", text=title, heading_level=int(tok.tag[1:])))
             continue
-        setext = _SETEXT.match(line)
-        if setext and b.para and _setext_ok(b.para):
-            title = " ".join(s.strip() for s in b.para)
-            b.para = []
-            b.add("heading", title, 1 if setext.group(1)[0] == "=" else 2)
-            i += 1
+        first, end = tok.map
+        source = "\n".join(lines[first:end]).rstrip()
+        if not source.strip():
             continue
-        if _THEMATIC.match(line):  # a rule separates blocks and carries no text
-            b.flush()
-            i += 1
-            continue
-        if _HTML_COMMENT.match(line) and not b.para:
-            end = i
-            while end < n and "-->" not in lines[end]:
-                end += 1
-            end = min(end, n - 1)
-            b.add("paragraph", "\n".join(lines[i:end + 1]), style="html")
-            i = end + 1
-            continue
-        b.para.append(line)
-        i += 1
-    b.flush()
-    return b.units, front
+        style = _STYLES.get(tok.type)
+        if tok.type == "fence":
+            style = tok.info.split()[0] if tok.info.strip() else None  # the fence's language
+        units.append(Unit(index=len(units), kind=_KINDS.get(tok.type, "paragraph"), text=source, style=style))
+    return units, front
 
 
-def _fence_end(lines: list[str], i: int, opener: str) -> int:
-    """Index of the closing fence line (same character, at least as long), or the last line."""
-    close = re.compile(r" {0,3}" + re.escape(opener[0]) + "{" + str(len(opener)) + r",}[ \t]*$")
-    while i < len(lines):
-        if close.match(lines[i]):
-            return i
-        i += 1
-    return len(lines) - 1
-
-
-def _setext_ok(para: list[str]) -> bool:
-    """A Setext underline makes a heading of plain paragraph text only."""
-    first = para[0]
-    if len(first) - len(first.lstrip(" ")) >= 4:
-        return False  # indented code
-    return not any(_LIST_ITEM.match(s) or _BLOCKQUOTE.match(s) for s in para)
+def _plain(children: list[Any]) -> str:
+    """A heading's text without inline markup: emphasis, code ticks, link targets dropped."""
+    parts: list[str] = []
+    for child in children:
+        if child.type in ("text", "code_inline", "image"):
+            parts.append(child.content)
+        elif child.type in ("softbreak", "hardbreak"):
+            parts.append(" ")
+    return " ".join("".join(parts).split())
 
 
 def _front_matter(lines: list[str]) -> tuple[dict[str, str], int]:

@@ -1,0 +1,297 @@
+"""Builders for the small real documents the tests read.
+
+PDFs are written with PyMuPDF (text at known positions, outlines with destination points,
+page labels, encryption); DOCX files with python-docx plus the few raw WordprocessingML
+elements python-docx has no API for (outline levels, fields, content controls, merges).
+Lines placed ``LINE_GAP`` apart each become their own text block, so a test can state a
+page's exact text from the lines it placed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pymupdf
+from docx.enum.style import WD_STYLE_TYPE
+from docx.oxml import OxmlElement
+from docx.oxml.ns import qn
+from docx.styles.style import ParagraphStyle
+from docx.text.paragraph import Paragraph
+
+__all__ = [
+    "BODY_SIZE", "BODY_TOP", "HEADING_SIZE", "LINE_GAP", "LINES_PER_PAGE", "PAGE_WIDTH", "PAGE_HEIGHT",
+    "Text", "Section", "LaidOut",
+    "toc_row", "dest_y", "write_pdf", "page_text", "layout_sections",
+    "set_outline_level", "add_style", "add_toc_field", "add_toc_sdt", "add_field", "add_tracked_deletion",
+]
+
+BODY_SIZE = 11.0
+HEADING_SIZE = 14.0
+LINE_GAP = 24.0
+"""Baseline distance that keeps consecutive lines in separate text blocks."""
+BODY_TOP = 100.0
+"""First baseline: below the top 10 % band that outline snapping treats as running headers."""
+LINES_PER_PAGE = 27
+PAGE_WIDTH, PAGE_HEIGHT = 612.0, 792.0  # US Letter
+
+
+# --- PDF -------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Text:
+    """A line of text with its baseline ``y``; ``bold`` uses Helvetica-Bold."""
+
+    text: str
+    y: float
+    size: float = BODY_SIZE
+    bold: bool = False
+
+
+def dest_y(line: Text) -> float:
+    """A destination y just above a line's glyphs, as a PDF writer would set for a heading."""
+    return line.y - line.size - 2.0
+
+
+def toc_row(level: int, title: str, page: int, y: float | None = None) -> list[Any]:
+    """A ``set_toc`` row pointing at 1-based ``page``, at ``y`` from the top when given."""
+    row: list[Any] = [level, title, page]
+    if y is not None:
+        row.append({"kind": pymupdf.LINK_GOTO, "page": page - 1, "to": pymupdf.Point(72, y)})
+    return row
+
+
+def _place(lines: Sequence[Text | str]) -> list[Text]:
+    placed: list[Text] = []
+    y = BODY_TOP - LINE_GAP
+    for line in lines:
+        if isinstance(line, Text):
+            placed.append(line)
+            y = line.y
+        else:
+            y += LINE_GAP
+            placed.append(Text(line, y))
+    return placed
+
+
+def page_text(lines: Sequence[Text | str]) -> str:
+    """The unit text the PDF reader gives a page written by :func:`write_pdf` (one block per line)."""
+    return "".join(t.text + "\n" for t in sorted(_place(lines), key=lambda t: t.y))
+
+
+def write_pdf(path: Path, pages: Sequence[Sequence[Text | str]], *, toc: Sequence[list[Any]] | None = None,
+              labels: Sequence[dict[str, Any]] | None = None, metadata: dict[str, str] | None = None,
+              encrypt: bool = False) -> Path:
+    """Write a PDF whose pages hold ``pages``' lines; plain strings flow down from ``BODY_TOP``."""
+    doc = pymupdf.open()
+    for lines in pages:
+        page = doc.new_page(width=PAGE_WIDTH, height=PAGE_HEIGHT)
+        for t in _place(lines):
+            page.insert_text((72, t.y), t.text, fontsize=t.size, fontname="hebo" if t.bold else "helv")
+    if toc:
+        doc.set_toc([list(row) for row in toc])
+    if labels:
+        doc.set_page_labels([dict(rule) for rule in labels])
+    if metadata:
+        doc.set_metadata(metadata)
+    if encrypt:
+        aes256 = pymupdf.PDF_ENCRYPT_AES_256  # type: ignore[attr-defined]  # missing from the stubs
+        doc.save(path, encryption=aes256, user_pw="x", owner_pw="y")
+    else:
+        doc.save(path)
+    doc.close()
+    return path
+
+
+@dataclass(frozen=True)
+class Section:
+    """A heading at 1-based outline ``level`` followed by ``body`` lines."""
+
+    level: int
+    title: str
+    body: int = 0
+
+
+@dataclass
+class LaidOut:
+    """Where :func:`layout_sections` put everything, to state expected trees from."""
+
+    path: Path
+    sections: list[Section]
+    pages: list[list[Text]] = field(default_factory=list)
+    heading_at: list[tuple[int, int]] = field(default_factory=list)  # (page index, line index) per section
+
+    def subtree_end(self, i: int) -> int:
+        """Index of the first section after ``i`` that is not inside ``i``'s subtree."""
+        j = i + 1
+        while j < len(self.sections) and self.sections[j].level > self.sections[i].level:
+            j += 1
+        return j
+
+    def _line_range(self, i: int, j: int) -> tuple[tuple[int, int], tuple[int, int]]:
+        end = self.heading_at[j] if j < len(self.sections) else (len(self.pages) - 1, len(self.pages[-1]))
+        return self.heading_at[i], end
+
+    def text(self, i: int) -> str:
+        """Exact text of section ``i`` with its subsection: its lines, pages joined by a newline."""
+        (p0, l0), (p1, l1) = self._line_range(i, self.subtree_end(i))
+        parts = []
+        for p in range(p0, p1 + 1):
+            lo = l0 if p == p0 else 0
+            hi = l1 if p == p1 else len(self.pages[p])
+            if hi > lo:
+                parts.append("".join(t.text + "\n" for t in self.pages[p][lo:hi]))
+        return "\n".join(parts)
+
+    def pages_of(self, i: int) -> tuple[int, int]:
+        """1-based first and last page holding a line of section ``i``'s subtree."""
+        (p0, _), (p1, l1) = self._line_range(i, self.subtree_end(i))
+        return p0 + 1, (p1 if l1 == 0 else p1 + 1)
+
+    def parent(self, i: int) -> int | None:
+        for j in range(i - 1, -1, -1):
+            if self.sections[j].level < self.sections[i].level:
+                return j
+        return None
+
+
+def layout_sections(path: Path, sections: Sequence[Section], *, preface: Sequence[str] = (),
+                    lines_per_page: int = LINES_PER_PAGE) -> LaidOut:
+    """Flow headings and body lines down the pages and bookmark every heading at its y.
+
+    Preface lines, if any, fill page 1 alone so the first section starts on page 2.
+    """
+    out = LaidOut(path=path, sections=list(sections))
+    pages: list[list[Text]] = []
+    if preface:
+        pages.append([Text(s, BODY_TOP + k * LINE_GAP) for k, s in enumerate(preface)])
+    page: list[Text] = []
+    pages.append(page)
+
+    def put(text: str, size: float, bold: bool) -> tuple[int, int]:
+        nonlocal page
+        if len(page) == lines_per_page:
+            page = []
+            pages.append(page)
+        page.append(Text(text, BODY_TOP + len(page) * LINE_GAP, size, bold))
+        return len(pages) - 1, len(page) - 1
+
+    toc = []
+    for i, s in enumerate(sections):
+        where = put(s.title, HEADING_SIZE, True)
+        out.heading_at.append(where)
+        toc.append(toc_row(s.level, s.title, where[0] + 1, dest_y(pages[where[0]][where[1]])))
+        for k in range(s.body):
+            put(f"s{i} body line {k}", BODY_SIZE, False)
+    out.pages = pages
+    write_pdf(path, pages, toc=toc)
+    return out
+
+
+# --- DOCX ------------------------------------------------------------------------------------
+
+def set_outline_level(target: Paragraph | ParagraphStyle, level: int) -> None:
+    """Set ``w:outlineLvl`` (0-based; 9 = body text) on a paragraph or a paragraph style."""
+    ppr = target.element.get_or_add_pPr() if isinstance(target, ParagraphStyle) else target._p.get_or_add_pPr()
+    for old in ppr.findall(qn("w:outlineLvl")):
+        ppr.remove(old)
+    el = OxmlElement("w:outlineLvl")
+    el.set(qn("w:val"), str(level))
+    ppr.append(el)
+
+
+def add_style(document: Any, name: str, *, based_on: str | None = None,
+              outline_level: int | None = None) -> ParagraphStyle:
+    """A custom paragraph style, optionally based on another and with its own outline level."""
+    style = document.styles.add_style(name, WD_STYLE_TYPE.PARAGRAPH)
+    if based_on is not None:
+        style.base_style = document.styles[based_on]
+    if outline_level is not None:
+        set_outline_level(style, outline_level)
+    return style
+
+
+def _run(paragraph_el: Any, child: Any) -> None:
+    r = OxmlElement("w:r")
+    r.append(child)
+    paragraph_el.append(r)
+
+
+def _fld_char(kind: str) -> Any:
+    el = OxmlElement("w:fldChar")
+    el.set(qn("w:fldCharType"), kind)
+    return el
+
+
+def _text(value: str) -> Any:
+    el = OxmlElement("w:t")
+    el.set("{http://www.w3.org/XML/1998/namespace}space", "preserve")
+    el.text = value
+    return el
+
+
+def add_field(paragraph: Paragraph, instruction: str, result: str) -> None:
+    """Append a complete complex field (begin, instruction, separate, result, end) to a paragraph."""
+    p = paragraph._p
+    _run(p, _fld_char("begin"))
+    instr = OxmlElement("w:instrText")
+    instr.text = f" {instruction} "
+    _run(p, instr)
+    _run(p, _fld_char("separate"))
+    _run(p, _text(result))
+    _run(p, _fld_char("end"))
+
+
+def add_toc_field(document: Any, entries: Sequence[tuple[str, str]], *,
+                  then: tuple[str, str] | None = None) -> Paragraph:
+    """A TOC field whose result is one paragraph per ``(style, text)`` entry.
+
+    The field begins in the first entry. It ends in an empty paragraph of its own, or, with
+    ``then=(style, text)``, at the start of that next paragraph, as LibreOffice writes it.
+    Returns the paragraph holding the field's end.
+    """
+    for k, (style, text) in enumerate(entries):
+        para = document.add_paragraph(style=style)
+        if k == 0:
+            _run(para._p, _fld_char("begin"))
+            instr = OxmlElement("w:instrText")
+            instr.text = ' TOC \\o "1-3" \\h \\z \\u '
+            _run(para._p, instr)
+            _run(para._p, _fld_char("separate"))
+        _run(para._p, _text(text))
+    last = document.add_paragraph(style=then[0]) if then else document.add_paragraph()
+    _run(last._p, _fld_char("end"))
+    if then:
+        _run(last._p, _text(then[1]))
+    return last
+
+
+def add_toc_sdt(document: Any, entries: Sequence[tuple[str, str]]) -> None:
+    """A "Table of Contents" content control (as Word inserts it) holding ``(style, text)`` lines."""
+    body = document.element.body
+    sdt, pr, content = OxmlElement("w:sdt"), OxmlElement("w:sdtPr"), OxmlElement("w:sdtContent")
+    obj, gallery = OxmlElement("w:docPartObj"), OxmlElement("w:docPartGallery")
+    gallery.set(qn("w:val"), "Table of Contents")
+    obj.append(gallery)
+    pr.append(obj)
+    sdt.append(pr)
+    sdt.append(content)
+    for style, text in entries:
+        para = document.add_paragraph(text, style=style)
+        content.append(para._p)  # moves the new paragraph into the control
+    body.insert(len(body) - 1, sdt)  # before the final w:sectPr
+
+
+def add_tracked_deletion(paragraph: Paragraph, deleted: str) -> None:
+    """Append text that a reviewer deleted with change tracking on (``w:del``/``w:delText``)."""
+    d = OxmlElement("w:del")
+    d.set(qn("w:id"), "1")
+    d.set(qn("w:author"), "test")
+    r = OxmlElement("w:r")
+    t = OxmlElement("w:delText")
+    t.text = deleted
+    r.append(t)
+    d.append(r)
+    paragraph._p.append(d)

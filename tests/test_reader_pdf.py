@@ -1,0 +1,160 @@
+"""PDF reader: page units with exact text and block geometry, page labels, outline entries,
+typographic lines, metadata and the errors a user sees. PDFs are written with PyMuPDF."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import pymupdf
+import pytest
+from docgen import BODY_SIZE, PAGE_HEIGHT, Text, dest_y, page_text, toc_row, write_pdf
+
+from treebuild.errors import ReadError, UnsupportedFormat
+from treebuild.readers import read
+
+DATA = Path(__file__).parent / "data"
+
+PAGES: list[list[Text | str]] = [
+    ["Cover line", "second cover line"],
+    [Text("Chapter heading", 130, 18, bold=True), "body one", "body two"],
+    ["only line"],
+]
+
+
+def test_one_unit_per_page_with_exact_text_and_blocks(tmp_path: Path) -> None:
+    path = write_pdf(tmp_path / "doc.pdf", PAGES)
+    doc = read(path)
+    assert doc.format == "pdf" and doc.paged and doc.page_count == 3
+    assert [(u.index, u.kind, u.page) for u in doc.units] == [(0, "page", 1), (1, "page", 2), (2, "page", 3)]
+    assert [u.text for u in doc.units] == [page_text(p) for p in PAGES]
+    for unit in doc.units:
+        assert unit.height == pytest.approx(PAGE_HEIGHT)
+        assert unit.label is None
+        assert unit.blocks is not None
+        # each block's offset points at a line start, top-down, in text order
+        starts = [unit.text[off:].split("\n", 1)[0] for _, _, off in unit.blocks]
+        assert starts == unit.text.splitlines()
+        assert [b[0] for b in unit.blocks] == sorted(b[0] for b in unit.blocks)
+        assert all(y0 < y1 for y0, y1, _ in unit.blocks)
+    data = path.read_bytes()
+    assert doc.sha256 == hashlib.sha256(data).hexdigest() and doc.size == len(data)
+    assert doc.end() == (2, len(doc.units[2].text))
+
+
+def test_block_geometry_matches_placed_lines(tmp_path: Path) -> None:
+    doc = read(write_pdf(tmp_path / "geo.pdf", [[Text("top", 100), Text("bottom", 700)]]))
+    (y0a, y1a, _), (y0b, y1b, off) = doc.units[0].blocks or []
+    assert y0a < 100 <= y1a + 1 and y0b < 700 <= y1b + 1  # baseline sits inside the line box
+    assert doc.units[0].text[off:] == "bottom\n"
+
+
+def test_roman_and_prefixed_page_labels(tmp_path: Path) -> None:
+    labels = [
+        {"startpage": 0, "prefix": "", "style": "r", "firstpagenum": 1},
+        {"startpage": 3, "prefix": "", "style": "D", "firstpagenum": 1},
+        {"startpage": 5, "prefix": "A-", "style": "D", "firstpagenum": 1},
+    ]
+    doc = read(write_pdf(tmp_path / "labels.pdf", [[f"p{i}"] for i in range(7)], labels=labels))
+    assert [u.label for u in doc.units] == ["i", "ii", "iii", "1", "2", "A-1", "A-2"]
+    assert [u.page for u in doc.units] == list(range(1, 8))
+
+
+def test_outline_entries_with_levels_pages_and_y(tmp_path: Path) -> None:
+    heading = Text("Part 2", 400, 16, bold=True)
+    toc = [
+        toc_row(1, "Part 1", 1, 80.0),
+        toc_row(2, "  Part   1.1\n", 1, 300.0),
+        toc_row(1, "Part 2", 2, dest_y(heading)),
+        toc_row(2, "No destination point", 3),
+    ]
+    doc = read(write_pdf(tmp_path / "outline.pdf", [["a"], ["b", heading], ["c"]], toc=toc))
+    got = [(e.level, e.title, e.page) for e in doc.outline]
+    assert got == [(1, "Part 1", 1), (2, "Part 1.1", 1), (1, "Part 2", 2), (2, "No destination point", 3)]
+    assert [e.y for e in doc.outline[:3]] == pytest.approx([80.0, 300.0, dest_y(heading)])
+
+
+def test_typographic_lines_point_into_unit_text(tmp_path: Path) -> None:
+    doc = read(write_pdf(tmp_path / "lines.pdf", PAGES))
+    lines = doc.lines(1)
+    assert [ln.text for ln in lines] == ["Chapter heading", "body one", "body two"]
+    head, body = lines[0], lines[1]
+    assert head.size == pytest.approx(18) and head.bold
+    assert body.size == pytest.approx(BODY_SIZE) and not body.bold
+    assert "Bold" in head.font
+    text = doc.units[1].text
+    assert all(text[ln.char:].startswith(ln.text) for ln in lines)
+    assert head.y1 <= body.y0 and head.x0 == pytest.approx(72, abs=1)
+    assert doc.lines(1) is lines  # computed once per page
+
+
+def test_metadata_title(tmp_path: Path) -> None:
+    doc = read(write_pdf(tmp_path / "meta.pdf", [["x"]], metadata={"title": "A Title", "author": "Someone"}))
+    assert doc.title == "A Title"
+    assert doc.metadata["author"] == "Someone"
+    untitled = read(write_pdf(tmp_path / "plain.pdf", [["x"]]))
+    assert untitled.title is None
+
+
+def test_encrypted_pdf_is_a_read_error(tmp_path: Path) -> None:
+    path = write_pdf(tmp_path / "secret.pdf", [["secret text"]], encrypt=True)
+    with pytest.raises(ReadError, match="password") as info:
+        read(path)
+    assert info.value.path == str(path) and info.value.hint
+
+
+@pytest.mark.parametrize("keep", [0.1, 0.5, 0.9])
+def test_truncated_pdf_is_a_read_error(tmp_path: Path, keep: float) -> None:
+    full = write_pdf(tmp_path / "full.pdf", [[f"page {i} text"] for i in range(6)],
+                     toc=[toc_row(1, f"S{i}", i + 1) for i in range(6)]).read_bytes()
+    path = tmp_path / "cut.pdf"
+    path.write_bytes(full[: int(len(full) * keep)])
+    with pytest.raises(ReadError) as info:
+        read(path)
+    assert str(path) in str(info.value)
+
+
+def test_repaired_but_complete_pdf_still_reads(tmp_path: Path) -> None:
+    """A wrong startxref offset makes MuPDF repair the file, but nothing is missing."""
+    data = write_pdf(tmp_path / "ok.pdf", [["page one"], ["page two"]]).read_bytes()
+    at = data.rindex(b"startxref") + len(b"startxref")
+    broken = data[:at] + b"\n1\n%%EOF\n"
+    path = tmp_path / "badxref.pdf"
+    path.write_bytes(broken)
+    doc = read(path)
+    assert [u.text for u in doc.units] == ["page one\n", "page two\n"]
+
+
+@pytest.mark.parametrize("content", [b"", b"%PDF-1.7\nnot really", b"plain text"])
+def test_garbage_is_a_read_error(tmp_path: Path, content: bytes) -> None:
+    path = tmp_path / "junk.pdf"
+    path.write_bytes(content)
+    with pytest.raises(ReadError) as info:
+        read(path)
+    assert info.value.path == str(path)
+
+
+def test_dispatch_errors_name_the_file(tmp_path: Path) -> None:
+    missing = tmp_path / "missing.pdf"
+    with pytest.raises(ReadError, match="not found"):
+        read(missing)
+    odd = tmp_path / "notes.xyz"
+    odd.write_text("x")
+    with pytest.raises(UnsupportedFormat) as info:
+        read(odd)
+    assert info.value.path == str(odd) and ".pdf" in (info.value.hint or "")
+    upper = write_pdf(tmp_path / "UPPER.PDF", [["shout"]])
+    assert read(upper).units[0].text == "shout\n"
+
+
+def test_real_pdf_fixture_outline_and_labels() -> None:
+    """First 12 pages of the OASIS ODF 1.4 Part 2 PDF (LibreOffice export, see tests/data/README.md)."""
+    doc = read(DATA / "odf-packages-p1-12.pdf")
+    assert doc.page_count == 12
+    assert len(doc.outline) == 15
+    assert all(1 <= e.page <= 12 and e.y is not None for e in doc.outline)
+    assert doc.outline[0].title == "1 Introduction" and doc.outline[0].level == 1
+    assert max(e.level for e in doc.outline) == 3
+    for e in doc.outline:  # every bookmarked title is printed on its page
+        assert " ".join(e.title.split()[1:]) in " ".join(doc.units[e.page - 1].text.split())
+    assert pymupdf.open(DATA / "odf-packages-p1-12.pdf").page_count == doc.page_count
