@@ -5,8 +5,8 @@ from __future__ import annotations
 __version__ = "0.1.0"
 
 from .errors import NotFound, ReadError, StoreError, TreebuildError, UnsupportedFormat  # noqa: E402
-from .model import Mark, Node, Pos, SourceDoc, Tree, Unit  # noqa: E402
 from .ingestion import IngestResult, ingest, ingest_many  # noqa: E402
+from .model import Mark, Node, Pos, SourceDoc, Tree, Unit  # noqa: E402
 from .pipeline import build, build_doc  # noqa: E402
 from .readers import read  # noqa: E402
 from .settings import OFFLINE_MODEL, BuildSettings, ModelConfig  # noqa: E402

@@ -1,12 +1,32 @@
-"""Printed table-of-contents detection (placeholder until issue 3's TOC work lands)."""
+"""Printed table of contents as a structure source: find it, parse it, place every entry.
+
+The pipeline: ``find_toc_pages`` scans the front of the document; ``parse_rows`` reads the
+entries (title, printed page, level); ``PageMap`` turns printed pages into physical ones
+(page labels, printed folios, or an offset voted by titles found in the body, per numbering
+run); ``place_entries`` verifies each entry by finding its heading on or near its page. An
+entry that cannot be verified is dropped and counted, never invented; if too few can be
+placed the TOC is not trusted at all (a warning says so and ``marks`` is empty).
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..model import Mark, SourceDoc
+from ..model import Mark, Pos, SourceDoc
+from .pagemap import PageMap, parse_page_ref
+from .text import normalize_title
+from .toc_detect import find_toc_pages
+from .toc_parse import TocEntry, parse_rows
+from .toc_place import PageTexts, Placement, place_entries
 
-__all__ = ["TocResult", "toc_marks"]
+__all__ = ["TocResult", "toc_marks", "MIN_PLACED_RATIO"]
+
+MIN_PLACED_RATIO = 0.3
+"""Below this share of placed entries the TOC (or our reading of it) is not trusted."""
+_VOTE_SAMPLES = 12
+_MARGIN_CHARS = 120  # at most this much running header/footer text ahead of a heading
+HEADER_BAND = 0.10  # top and bottom fraction of a page where running headers and folios sit
 
 
 @dataclass
@@ -19,8 +39,93 @@ class TocResult:
     placed: int = 0  # entries verified on a page and kept
     dropped: list[str] = field(default_factory=list)  # titles that could not be placed
     warnings: list[str] = field(default_factory=list)
+    parsed: list[TocEntry] = field(default_factory=list)  # every entry as read, levels included
+    page_source: str = ""  # "labels" | "folios" | "offset" | "none": how printed pages were mapped
+    paged: bool = True  # False when the TOC prints no page numbers
 
 
 def toc_marks(doc: SourceDoc) -> TocResult | None:
     """Find, parse and place the printed TOC of ``doc``; ``None`` when there is none."""
-    return None
+    if not doc.paged or not doc.units:
+        return None
+    pages = find_toc_pages(doc)
+    if pages is None:
+        return None
+    entries = parse_rows(pages)
+    if len(entries) < 2:
+        return None
+    texts = PageTexts(doc)
+    pagemap = PageMap(doc, after=pages.pages[-1])
+    _calibrate(doc, pagemap, entries, pages.pages, texts)
+    span = len(doc.units) if not pages.paged else 40
+    placements = place_entries(doc, entries, pages.pages, pagemap, texts, span=span)
+    return _result(doc, pages.pages, entries, placements, pagemap, pages.paged)
+
+
+def _calibrate(doc: SourceDoc, pagemap: PageMap, entries: list[TocEntry], toc: list[int],
+               texts: PageTexts) -> None:
+    """Vote an offset for numbering runs that labels and folios do not cover."""
+    refs = [e.page for e in entries if e.page]
+    runs = pagemap.needs_offset(refs)
+    if not runs:
+        return
+    body = range(0, len(doc.units))
+    skip = set(toc)
+    for run in runs:
+        sample = [e for e in entries if e.page and (p := parse_page_ref(e.page)) is not None and p[0] == run]
+        if len(sample) > _VOTE_SAMPLES:
+            step = len(sample) / _VOTE_SAMPLES
+            sample = [sample[int(i * step)] for i in range(_VOTE_SAMPLES)]
+        pagemap.vote_offsets((e.page or "", _finder(texts, e, body, skip)) for e in sample)
+    if pagemap.offsets and pagemap.source == "none":
+        pagemap.source = "offset"
+
+
+def _finder(texts: PageTexts, entry: TocEntry, body: range, skip: set[int]) -> Callable[[], int | None]:
+    title = normalize_title(entry.title)
+    return lambda: texts.first_line_start(title, body, skip)
+
+
+def _result(doc: SourceDoc, toc: list[int], entries: list[TocEntry], placements: list[Placement],
+            pagemap: PageMap, paged: bool) -> TocResult:
+    placed = [p for p in placements if p.pos is not None]
+    dropped = [p.entry.title for p in placements if p.pos is None]
+    result = TocResult(marks=[], toc_pages=toc, entries=len(entries), placed=len(placed), dropped=dropped,
+                       parsed=entries, page_source=pagemap.source, paged=paged)
+    pages = ", ".join(str(u + 1) for u in toc)
+    if len(placed) < 2 or len(placed) < MIN_PLACED_RATIO * len(entries):
+        result.warnings.append(
+            f"printed TOC on page(s) {pages} ignored: only {len(placed)} of {len(entries)} entries "
+            "were found as headings in the body")
+        return result
+    if dropped:
+        result.warnings.append(f"printed TOC on page(s) {pages}: {len(dropped)} of {len(entries)} entries "
+                               "not found as headings in the body and left out")
+    last = Pos(-1, 0)
+    for p in placed:
+        assert p.pos is not None
+        pos = _snap(doc, p.pos)
+        if pos <= last:  # never move a start before (or onto) the previous one
+            pos = p.pos
+        last = pos
+        result.marks.append(Mark(title=p.entry.title, level=p.entry.level, pos=pos, origin="toc",
+                                 confidence=p.confidence))
+    return result
+
+
+def _snap(doc: SourceDoc, pos: Pos) -> Pos:
+    """A heading preceded on its page only by running header/footer text starts the page.
+
+    Text order may put a folio or running header before the heading; leaving it to the
+    previous section would make that section end on this page for no reason.
+    """
+    unit = doc.units[pos.unit]
+    if pos.char == 0 or not unit.blocks:
+        return pos
+    height = unit.height or 792.0
+    before = [b for b in unit.blocks if b[2] < pos.char]
+    lead = unit.text[: pos.char]
+    if len(lead.strip()) <= _MARGIN_CHARS and all(
+            b[1] <= height * HEADER_BAND or b[0] >= height * (1 - HEADER_BAND) for b in before):
+        return Pos(pos.unit, 0)
+    return pos

@@ -1,0 +1,439 @@
+"""Printed TOCs of every supported layout, in real PDFs generated with PyMuPDF.
+
+Each test writes a small document, reads it with the real PDF reader and checks which
+sections ``toc_marks`` finds, on which physical page, at which character and level.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from tocgen import Builder, Heading, TocRow
+
+from treebuild.model import SourceDoc
+from treebuild.readers.pdf import PdfReader
+from treebuild.structure.toc import TocResult, toc_marks
+
+
+def _read(path: Path) -> SourceDoc:
+    return PdfReader().read(path)
+
+
+def _char(doc: SourceDoc, unit: int, text: str) -> int:
+    """Character offset of the typographic line ``text`` on page ``unit``."""
+    return next(ln.char for ln in doc.lines(unit) if ln.text == text)
+
+
+def _where(res: TocResult) -> list[tuple[str, int, int]]:
+    return [(m.title, m.pos.unit, m.level) for m in res.marks]
+
+
+MANUAL_ROWS = [
+    TocRow(0, "1 Introduction", "1", bold=True),
+    TocRow(1, "1.1 Scope", "1"),
+    TocRow(1, "1.2 Terms and definitions", "2"),
+    TocRow(0, "2 Design", "3", bold=True),
+    TocRow(1, "2.1 Architecture", "4"),
+    TocRow(0, "3 Operation", "5", bold=True),
+]
+
+
+def _manual(path: Path, style: str, folios: bool = True, title: str = "Contents") -> Path:
+    b = Builder(path)
+    b.blank("Sample Manual")
+    b.toc(MANUAL_ROWS, title=title, style=style)
+    f = (lambda n: str(n)) if folios else (lambda n: None)
+    b.body([Heading("1 Introduction"), Heading("1.1 Scope", y=400, size=12)], folio=f(1))
+    b.body([Heading("1.2 Terms and definitions", size=12)], folio=f(2))
+    b.body([Heading("2 Design")], folio=f(3))
+    b.body([Heading("2.1 Architecture", y=300, size=12)], folio=f(4))
+    b.body([Heading("3 Operation")], folio=f(5))
+    b.body([], folio=f(6))
+    return b.save()
+
+
+EXPECTED_MANUAL = [
+    ("1 Introduction", 2, 1), ("1.1 Scope", 2, 2), ("1.2 Terms and definitions", 3, 2),
+    ("2 Design", 4, 1), ("2.1 Architecture", 5, 2), ("3 Operation", 6, 1),
+]
+
+
+@pytest.mark.parametrize("style", ["dots", "aligned"])
+def test_numbered_toc_with_and_without_leaders(tmp_path: Path, style: str) -> None:
+    doc = _read(_manual(tmp_path / f"{style}.pdf", style))
+    res = toc_marks(doc)
+    assert res is not None
+    assert res.toc_pages == [1]
+    assert (res.entries, res.placed, res.dropped) == (6, 6, [])
+    assert _where(res) == EXPECTED_MANUAL
+    assert all(m.origin == "toc" for m in res.marks)
+    assert all(m.confidence >= 0.9 for m in res.marks)  # exact heading on the expected page
+    assert res.page_source == "folios"
+
+
+def test_section_starting_mid_page_starts_at_its_heading(tmp_path: Path) -> None:
+    doc = _read(_manual(tmp_path / "mid.pdf", "dots"))
+    res = toc_marks(doc)
+    assert res is not None
+    scope = next(m for m in res.marks if m.title == "1.1 Scope")
+    assert scope.pos.char == _char(doc, 2, "1.1 Scope") > 0
+    arch = next(m for m in res.marks if m.title == "2.1 Architecture")
+    assert arch.pos.char == _char(doc, 5, "2.1 Architecture") > 0
+    intro = next(m for m in res.marks if m.title == "1 Introduction")
+    assert intro.pos.char == 0  # heading at the top of its page
+
+
+def test_letter_spaced_title_and_unnumbered_entries_by_indentation(tmp_path: Path) -> None:
+    b = Builder(tmp_path / "indent.pdf")
+    b.blank("Field Study")
+    b.toc([TocRow(0, "Overview", "1"), TocRow(1, "Background", "1"), TocRow(1, "Goals", "2"),
+           TocRow(0, "Methods", "3"), TocRow(1, "Sampling plan", "3"), TocRow(0, "Results", "4")],
+          title="C O N T E N T S", style="aligned")
+    b.body([Heading("Overview"), Heading("Background", y=300, size=12)], folio="1")
+    b.body([Heading("Goals", size=12)], folio="2")
+    b.body([Heading("Methods"), Heading("Sampling plan", y=500, size=12)], folio="3")
+    b.body([Heading("Results")], folio="4")
+    doc = _read(b.save())
+    res = toc_marks(doc)
+    assert res is not None
+    assert _where(res) == [("Overview", 2, 1), ("Background", 2, 2), ("Goals", 3, 2), ("Methods", 4, 1),
+                           ("Sampling plan", 4, 2), ("Results", 5, 1)]
+
+
+def _front_matter(path: Path, folios: bool, labels: bool) -> Path:
+    b = Builder(path)
+    b.blank("Annual Handbook")
+    rows = [TocRow(0, "Preface", "ii"), TocRow(0, "Acknowledgements", "iii"), TocRow(0, "1 Introduction", "1"),
+            TocRow(0, "2 Eligibility rules", "3"), TocRow(1, "2.1 Exceptions", "4"), TocRow(0, "3 Appeals", "5"),
+            TocRow(0, "Appendix A Glossary", "A-1")]
+    b.toc(rows, style="dots", folio="i" if folios else None)
+    b.body([Heading("Preface")], folio="ii" if folios else None, lines=12)
+    b.body([Heading("Acknowledgements")], folio="iii" if folios else None, lines=12)
+    for n, heads in enumerate([[Heading("1 Introduction")], [], [Heading("2 Eligibility rules")],
+                               [Heading("2.1 Exceptions", y=420, size=12)], [Heading("3 Appeals")]], start=1):
+        b.body(heads, folio=str(n) if folios else None)
+    b.body([Heading("Appendix A Glossary")], folio="A-1" if folios else None)
+    b.body([], folio="A-2" if folios else None)
+    if labels:
+        b.labels([{"startpage": 0, "prefix": "", "style": "r", "firstpagenum": 1},
+                  {"startpage": 4, "prefix": "", "style": "D", "firstpagenum": 1},
+                  {"startpage": 9, "prefix": "A-", "style": "D", "firstpagenum": 1}])
+    return b.save()
+
+
+EXPECTED_FRONT = [("Preface", 2), ("Acknowledgements", 3), ("1 Introduction", 4), ("2 Eligibility rules", 6),
+                  ("2.1 Exceptions", 7), ("3 Appeals", 8), ("Appendix A Glossary", 9)]
+
+
+@pytest.mark.parametrize(("folios", "labels", "source"), [
+    (True, False, "folios"),  # printed "i, ii, iii" then "1, 2, ..." then "A-1"
+    (False, True, "labels"),  # nothing printed, PDF page labels
+    (False, False, "offset"),  # nothing at all: offsets voted from titles found in the body
+])
+def test_roman_front_matter_and_arabic_body_offset(tmp_path: Path, folios: bool, labels: bool, source: str) -> None:
+    doc = _read(_front_matter(tmp_path / f"front-{source}.pdf", folios, labels))
+    res = toc_marks(doc)
+    assert res is not None
+    assert res.page_source == source
+    assert [(m.title, m.pos.unit) for m in res.marks] == EXPECTED_FRONT  # TOC says 1, physical page is 5
+    assert res.dropped == []
+
+
+def test_entries_wrapped_over_two_lines(tmp_path: Path) -> None:
+    long = "4 Procedures for handling exceptional conditions during the overnight batch runs"
+    b = Builder(tmp_path / "wrap.pdf")
+    b.blank("Operations Guide")
+    b.toc([TocRow(0, "1 Startup", "1"), TocRow(0, long, "2"), TocRow(1, "4.1 Escalation", "3"),
+           TocRow(0, "5 Shutdown", "4")], style="dots", width=230)
+    b.body([Heading("1 Startup")], folio="1")
+    b.body([Heading(long, size=11)], folio="2")
+    b.body([Heading("4.1 Escalation", size=12)], folio="3")
+    b.body([Heading("5 Shutdown")], folio="4")
+    doc = _read(b.save())
+    rows = [ln.text for ln in doc.lines(1)]
+    assert not any(long in t for t in rows)  # the TOC really wraps the title
+    res = toc_marks(doc)
+    assert res is not None
+    assert [e.title for e in res.parsed] == ["1 Startup", long, "4.1 Escalation", "5 Shutdown"]
+    assert _where(res) == [("1 Startup", 2, 1), (long, 3, 1), ("4.1 Escalation", 4, 2), ("5 Shutdown", 5, 1)]
+
+
+def test_two_column_toc_reads_left_column_first(tmp_path: Path) -> None:
+    names = ["Apples", "Bananas", "Cherries", "Dates", "Elderberries", "Figs", "Grapes", "Honeydew"]
+    b = Builder(tmp_path / "twocol.pdf")
+    b.blank("Fruit Catalogue")
+    b.toc([TocRow(0, f"{i} {n}", str(i)) for i, n in enumerate(names, start=1)], style="dots", columns=2)
+    for i, n in enumerate(names, start=1):
+        b.body([Heading(f"{i} {n}")], folio=str(i), lines=10)
+    doc = _read(b.save())
+    ys = {ln.text.split(" .")[0]: ln.y0 for ln in doc.lines(1)}
+    assert abs(ys["1 Apples"] - ys["5 Elderberries"]) < 1  # the columns share their rows
+    res = toc_marks(doc)
+    assert res is not None
+    assert [(m.title, m.pos.unit) for m in res.marks] == [(f"{i} {n}", i + 1) for i, n in enumerate(names, start=1)]
+
+
+def test_multi_page_toc_continues_without_title(tmp_path: Path) -> None:
+    rows = [TocRow(0, f"{i} Subject {i} overview", str(i)) for i in range(1, 41)]
+    b = Builder(tmp_path / "multi.pdf")
+    b.blank("Reference")
+    b.toc(rows[:32], style="dots")
+    b.toc(rows[32:], title=None, style="dots")
+    for i in range(1, 41):
+        b.body([Heading(f"{i} Subject {i} overview")], folio=str(i), lines=6)
+    doc = _read(b.save())
+    res = toc_marks(doc)
+    assert res is not None
+    assert res.toc_pages == [1, 2]
+    assert res.placed == 40
+    assert [m.pos.unit for m in res.marks] == list(range(3, 43))
+
+
+SEC_ROWS: list[tuple[str, str, str | None]] = [
+    ("PART I", "", None),
+    ("Item 1.", "Business", "1"),
+    ("Item 1A.", "Risk Factors", "2"),
+    ("Item 2.", "Properties", "3"),
+    ("PART II", "", None),
+    ("Item 5.", "Market for Registrant's Common Equity", "4"),
+    ("Item 7.", "Management's Discussion and Analysis", "5"),
+    ("Item 8.", "Financial Statements and Supplementary Data", "6"),
+]
+
+
+def test_sec_item_page_table(tmp_path: Path) -> None:
+    b = Builder(tmp_path / "10k.pdf")
+    b.blank("FORM 10-K")
+    b.sec_toc(SEC_ROWS, folio=None)
+    b.body([Heading("PART I", y=80, size=12), Heading("Item 1. Business", y=110, size=11)], folio="1")
+    b.body([Heading("Item 1A. Risk Factors", y=380, size=11)], folio="2")
+    b.body([Heading("Item 2. Properties", size=11)], folio="3")
+    b.body([Heading("PART II", y=80, size=12), Heading("Item 5. Market for Registrant's Common Equity", y=110,
+                                                       size=11)], folio="4")
+    b.body([Heading("Item 7. Management's Discussion and Analysis", size=11)], folio="5")
+    b.body([Heading("Item 8. Financial Statements and Supplementary Data", size=11)], folio="6")
+    doc = _read(b.save())
+    res = toc_marks(doc)
+    assert res is not None
+    assert _where(res) == [
+        ("PART I", 2, 1), ("Item 1. Business", 2, 2), ("Item 1A. Risk Factors", 3, 2), ("Item 2. Properties", 4, 2),
+        ("PART II", 5, 1), ("Item 5. Market for Registrant's Common Equity", 5, 2),
+        ("Item 7. Management's Discussion and Analysis", 6, 2),
+        ("Item 8. Financial Statements and Supplementary Data", 7, 2),
+    ]
+    risk = res.marks[2]
+    assert risk.pos.char == _char(doc, 3, "Item 1A. Risk Factors") > 0
+    item1 = res.marks[1]
+    assert item1.pos.char == _char(doc, 2, "Item 1. Business") > res.marks[0].pos.char
+
+
+def test_toc_without_page_numbers_is_matched_in_order(tmp_path: Path) -> None:
+    titles = ["1 Scope", "1.1 Background", "1.2 Authority", "2 Procedures", "2.1 Intake", "2.2 Review", "3 Records"]
+    b = Builder(tmp_path / "nopages.pdf")
+    b.blank("Internal Manual")
+    b.toc([TocRow(t.count("."), t) for t in titles], title="Table of Contents", style="plain")
+    b.body([Heading("1 Scope"), Heading("1.1 Background", y=300, size=12), Heading("1.2 Authority", y=600,
+                                                                                   size=12)])
+    b.body([])
+    b.body([Heading("2 Procedures"), Heading("2.1 Intake", y=400, size=12)])
+    b.body([Heading("2.2 Review", y=200, size=12)])
+    b.body([Heading("3 Records")])
+    doc = _read(b.save())
+    res = toc_marks(doc)
+    assert res is not None
+    assert res.paged is False
+    assert _where(res) == [("1 Scope", 2, 1), ("1.1 Background", 2, 2), ("1.2 Authority", 2, 2),
+                           ("2 Procedures", 4, 1), ("2.1 Intake", 4, 2), ("2.2 Review", 5, 2), ("3 Records", 6, 1)]
+    authority = res.marks[2]
+    assert authority.pos.char == _char(doc, 2, "1.2 Authority")
+
+
+def test_entry_missing_from_body_is_dropped_and_counted(tmp_path: Path) -> None:
+    b = Builder(tmp_path / "missing.pdf")
+    b.blank("Sample Manual")
+    b.toc(MANUAL_ROWS[:4] + [TocRow(1, "2.2 Retired interfaces", "3")] + MANUAL_ROWS[4:], style="dots")
+    b.body([Heading("1 Introduction"), Heading("1.1 Scope", y=400, size=12)], folio="1")
+    b.body([Heading("1.2 Terms and definitions", size=12)], folio="2")
+    b.body([Heading("2 Design")], folio="3")
+    b.body([Heading("2.1 Architecture", y=300, size=12)], folio="4")
+    b.body([Heading("3 Operation")], folio="5")
+    doc = _read(b.save())
+    res = toc_marks(doc)
+    assert res is not None
+    assert res.entries == 7 and res.placed == 6
+    assert res.dropped == ["2.2 Retired interfaces"]
+    assert "2.2 Retired interfaces" not in [m.title for m in res.marks]
+    assert any("1 of 7" in w for w in res.warnings)
+    assert _where(res) == EXPECTED_MANUAL
+
+
+def test_heading_one_page_off_is_repaired(tmp_path: Path) -> None:
+    b = Builder(tmp_path / "off.pdf")
+    b.blank("Sample Manual")
+    b.toc([TocRow(0, "1 Introduction", "1"), TocRow(0, "2 Installation", "2"), TocRow(0, "3 Usage", "3"),
+           TocRow(0, "4 Troubleshooting", "4")], style="dots")
+    b.body([Heading("1 Introduction")], folio="1")
+    b.body([], folio="2")
+    b.body([Heading("2 Installation")], folio="3")  # the TOC says 2: stale by one page
+    b.body([Heading("3 Usage", y=500)], folio="4")  # stale too
+    b.body([Heading("4 Troubleshooting")], folio="5")  # and this one is two pages off
+    doc = _read(b.save())
+    res = toc_marks(doc)
+    assert res is not None
+    assert [(m.title, m.pos.unit) for m in res.marks] == [("1 Introduction", 2), ("2 Installation", 4),
+                                                        ("3 Usage", 5), ("4 Troubleshooting", 6)]
+    exact, moved = res.marks[0], res.marks[3]
+    assert exact.confidence > moved.confidence
+
+
+def test_financial_table_is_not_a_toc(tmp_path: Path) -> None:
+    b = Builder(tmp_path / "fin.pdf")
+    b.blank("Annual Report")
+    b.table([["Net revenue", "12", "14"], ["Cost of revenue", "7", "9"], ["Research and development", "3", "2"],
+             ["Sales and marketing", "5", "6"], ["General and administrative", "2", "3"],
+             ["Operating income", "8", "4"], ["Interest expense", "1", "1"], ["Income before taxes", "7", "3"],
+             ["Provision for taxes", "2", "1"], ["Net income", "5", "2"]],
+            title="Condensed Statements of Income (in billions)")
+    b.table([["Segment revenue", "12"], ["Segment costs", "7"], ["Other items", "15"], ["Adjustments", "3"],
+             ["Eliminations", "9"], ["Corporate", "4"], ["Total revenue", "11"], ["Total costs", "2"]],
+            title="Segment information")
+    for n in range(1, 6):
+        b.body([Heading(f"Note {n}. Accounting matters")], folio=str(n))
+    doc = _read(b.save())
+    assert toc_marks(doc) is None
+
+
+def test_list_of_figures_is_not_read_as_sections(tmp_path: Path) -> None:
+    b = Builder(tmp_path / "lof.pdf")
+    b.blank("Design Report")
+    rows = MANUAL_ROWS + [TocRow(0, "List of Figures"), TocRow(0, "Figure 1 System layout", "4"),
+                          TocRow(0, "Figure 2 Data flow", "5")]
+    b.toc(rows, style="dots")
+    b.body([Heading("1 Introduction"), Heading("1.1 Scope", y=400, size=12)], folio="1")
+    b.body([Heading("1.2 Terms and definitions", size=12)], folio="2")
+    b.body([Heading("2 Design")], folio="3")
+    b.body([Heading("2.1 Architecture", y=300, size=12)], folio="4")
+    b.body([Heading("3 Operation")], folio="5")
+    doc = _read(b.save())
+    res = toc_marks(doc)
+    assert res is not None
+    assert [e.title for e in res.parsed] == [r.text for r in MANUAL_ROWS]
+    assert _where(res) == EXPECTED_MANUAL
+
+
+def test_back_of_book_index_is_not_a_toc(tmp_path: Path) -> None:
+    b = Builder(tmp_path / "index.pdf")
+    for n in range(1, 40):
+        b.body([Heading(f"Lesson {n}")] if n % 3 == 1 else [], folio=str(n), lines=20)
+    b.toc([TocRow(0, f"{w} term", str(p)) for p, w in enumerate(
+        ["abacus", "balance", "cipher", "delta", "engine", "factor", "gamma", "harbor", "index", "joule"],
+        start=2)], title="Index", style="dots")
+    doc = _read(b.save())
+    assert toc_marks(doc) is None
+
+
+def test_toc_of_another_document_is_not_trusted(tmp_path: Path) -> None:
+    b = Builder(tmp_path / "other.pdf")
+    b.blank("Collected Papers")
+    b.toc([TocRow(0, f"{i} Unrelated chapter {w}", str(i)) for i, w in enumerate(
+        ["north", "south", "east", "west", "center"], start=1)], style="dots")
+    for n in range(1, 6):
+        b.body([Heading(f"Paper {n}")], folio=str(n))
+    doc = _read(b.save())
+    res = toc_marks(doc)
+    assert res is not None
+    assert res.marks == [] and res.placed == 0 and len(res.dropped) == 5
+    assert any("ignored" in w for w in res.warnings)
+
+
+def test_running_header_repeating_a_title_does_not_steal_the_section(tmp_path: Path) -> None:
+    b = Builder(tmp_path / "running.pdf")
+    b.blank("Guide")
+    b.toc([TocRow(0, "1 Setup", "1"), TocRow(0, "2 Tuning", "3"), TocRow(0, "3 Limits", "4")], style="dots")
+    b.body([Heading("1 Setup")], folio="1")
+    b.body([], folio="2", running="1 Setup")
+    b.body([Heading("2 Tuning", y=350)], folio="3", running="1 Setup")
+    b.body([Heading("3 Limits")], folio="4", running="2 Tuning")
+    doc = _read(b.save())
+    res = toc_marks(doc)
+    assert res is not None
+    tuning = res.marks[1]
+    assert (tuning.pos.unit, tuning.pos.char) == (4, _char(doc, 4, "2 Tuning"))
+    assert res.marks[2].pos.unit == 5
+
+
+def test_toc_page_itself_never_counts_as_the_heading(tmp_path: Path) -> None:
+    b = Builder(tmp_path / "self.pdf")
+    b.blank("Guide", folio="1")
+    b.toc([TocRow(0, "Introduction", "2"), TocRow(0, "Configuration", "4"), TocRow(0, "Maintenance", "5")],
+          style="dots", folio="2")  # the TOC is printed page 2, where the TOC claims Introduction starts
+    b.body([Heading("Introduction")], folio="3")
+    b.body([], folio="4")
+    b.body([Heading("Configuration")], folio="5")
+    b.body([Heading("Maintenance", y=300)], folio="6")
+    doc = _read(b.save())
+    res = toc_marks(doc)
+    assert res is not None
+    assert [(m.title, m.pos.unit) for m in res.marks] == [("Introduction", 2), ("Configuration", 4),
+                                                        ("Maintenance", 5)]
+
+
+def test_reworded_heading_is_found_by_its_number_with_lower_confidence(tmp_path: Path) -> None:
+    b = Builder(tmp_path / "reworded.pdf")
+    b.blank("Clinical Protocol")
+    b.toc([TocRow(0, "5 Subject Enrollment", "1"), TocRow(1, "5.1 Participant Inclusion Criteria", "1"),
+           TocRow(2, "5.1.1 Informed Consent", "1"), TocRow(1, "5.2 Participant Exclusion Criteria", "2"),
+           TocRow(2, "5.2.1 Screen Failures", "2")], style="aligned")
+    b.body([Heading("5 Subject Enrollment"), Heading("5.1 PARTICIPANT IMPROVEMENT CRITERIA", y=200, size=12),
+            Heading("5.1.1 Informed Consent", y=450, size=11)], folio="1")
+    b.body([Heading("5.2 Participant Exclusion Criteria", size=12), Heading("5.2.1 Screen Failures", y=400,
+                                                                            size=11)], folio="2")
+    doc = _read(b.save())
+    res = toc_marks(doc)
+    assert res is not None
+    assert res.placed == 5
+    inclusion = res.marks[1]
+    assert inclusion.pos == (2, _char(doc, 2, "5.1 PARTICIPANT IMPROVEMENT CRITERIA"))
+    assert inclusion.confidence < min(m.confidence for i, m in enumerate(res.marks) if i != 1)
+    assert res.marks[2].pos.char == _char(doc, 2, "5.1.1 Informed Consent")
+
+
+def test_parenthetical_abbreviation_and_glossary_line_of_the_same_words(tmp_path: Path) -> None:
+    b = Builder(tmp_path / "mdna.pdf")
+    b.blank("Quarterly Report")
+    b.toc([TocRow(0, "Financial Statements", "1"), TocRow(1, "Key Terms", "2"),
+           TocRow(0, "Management's Discussion and Analysis (MD&A)"), TocRow(1, "Segment Results", "4"),
+           TocRow(1, "Liquidity", "5")], style="aligned")
+    b.body([Heading("Financial Statements")], folio="1")
+    b.body([Heading("Key Terms"), Heading("Management's Discussion and Analysis", y=300, size=10, bold=False)],
+           folio="2")  # a glossary line with the same words, in body type
+    b.body([Heading("Management's Discussion and Analysis")], folio="3")
+    b.body([Heading("Segment Results")], folio="4")
+    b.body([Heading("Liquidity")], folio="5")
+    doc = _read(b.save())
+    res = toc_marks(doc)
+    assert res is not None
+    assert [(m.title, m.pos.unit, m.level) for m in res.marks] == [
+        ("Financial Statements", 2, 1), ("Key Terms", 3, 2), ("Management's Discussion and Analysis (MD&A)", 4, 1),
+        ("Segment Results", 5, 2), ("Liquidity", 6, 2)]
+
+
+@pytest.mark.parametrize("shift", [-36.0, 0.0])
+def test_mirrored_margins_keep_indentation_levels_across_pages(tmp_path: Path, shift: float) -> None:
+    first = [TocRow(0, "Overview", "1")] + [TocRow(1, f"Topic {w}", "1") for w in
+                                             ("alpha", "bravo", "charlie", "delta", "echo", "foxtrot")]
+    second = [TocRow(1, "Topic golf", "2"), TocRow(0, "Installation", "3"), TocRow(1, "Requirements", "3")]
+    b = Builder(tmp_path / "mirror.pdf")
+    b.blank("Guide")
+    b.toc(first, style="aligned")
+    b.toc(second, title=None, style="aligned", shift=shift)  # a left-hand page: the block moves left
+    b.body([Heading("Overview")] + [Heading(r.text, y=140 + 60 * i, size=12) for i, r in enumerate(first[1:])],
+           folio="1")
+    b.body([Heading("Topic golf", size=12)], folio="2")
+    b.body([Heading("Installation"), Heading("Requirements", y=300, size=12)], folio="3")
+    doc = _read(b.save())
+    res = toc_marks(doc)
+    assert res is not None
+    assert res.toc_pages == [1, 2]
+    assert [m.level for m in res.marks] == [1, 2, 2, 2, 2, 2, 2, 2, 1, 2]

@@ -1,0 +1,42 @@
+"""Title normalisation and fuzzy comparison shared by the structure sources.
+
+A title printed in a table of contents, a bookmark and the heading in the body rarely agree
+byte for byte: case, curly quotes, dashes, non-breaking spaces, dot leaders and accents vary.
+Comparing normalised forms makes "ITEM 1.  BUSINESS" equal "Item 1. Business".
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from rapidfuzz import fuzz
+
+__all__ = ["normalize_title", "title_similarity"]
+
+_NON_WORD = re.compile(r"[\W_]+")
+_COMBINING = re.compile(r"[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]+")
+_FOLD = str.maketrans({"ß": "ss", "æ": "ae", "œ": "oe", "ø": "o", "ł": "l", "đ": "d", "ı": "i"})
+
+
+def normalize_title(s: str) -> str:
+    """Lower-case words and digits separated by single spaces.
+
+    Accents are dropped, punctuation (quotes, dashes, dots, brackets) becomes a separator, so
+    "1.2. Conventions" -> "1 2 conventions" and "Table des matières" -> "table des matieres";
+    letters of other scripts are kept ("Введение" -> "введение").
+    """
+    text = s.casefold()
+    if not text.isascii():
+        text = _COMBINING.sub("", unicodedata.normalize("NFKD", text).translate(_FOLD))
+    return _NON_WORD.sub(" ", text).strip()
+
+
+def title_similarity(a: str, b: str) -> float:
+    """Similarity of two titles in 0..1 after normalisation (rapidfuzz ratio)."""
+    na, nb = normalize_title(a), normalize_title(b)
+    if not na and not nb:
+        return 1.0
+    if not na or not nb:
+        return 0.0
+    return float(fuzz.ratio(na, nb)) / 100.0

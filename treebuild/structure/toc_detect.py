@@ -1,0 +1,469 @@
+"""Find the pages of a printed table of contents.
+
+PDF text lines of a TOC come apart: the title, its dot leader and its page number are often
+separate lines at the same height. ``page_rows`` glues them back into visual rows (and splits
+two-column layouts), ``row_entry`` reads one row as "title ... page", and ``find_toc_pages``
+scores only the front of the document: a page is a TOC page when it carries a contents title
+with entries under it, or is dense with right-aligned, increasing page numbers (which a
+financial table is not: its numbers are large, repeated per row and not monotonic).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+from ..model import Line, SourceDoc
+from .text import normalize_title
+
+__all__ = [
+    "Cell",
+    "Row",
+    "RowEntry",
+    "TocPages",
+    "PAGE_TOKEN",
+    "page_rows",
+    "row_entry",
+    "toc_keyword",
+    "find_toc_pages",
+    "scan_limit",
+    "entry_like",
+    "margin_row",
+    "right_edge",
+]
+
+_ARABIC = r"\d{1,4}"
+_ROMAN_LOWER = r"[ivxlc]{1,7}"
+_ROMAN_ANY = r"[ivxlcIVXLC]{1,7}"
+_PREFIXED = r"[A-Z]{1,3}-\s?\d{1,4}|\d{1,3}-\d{1,4}"
+PAGE_TOKEN = rf"(?:{_PREFIXED}|{_ARABIC}|{_ROMAN_ANY})"
+"""A printed page reference: ``12``, ``iv``, ``F-3``, ``A-1``, ``2-15``."""
+
+_PAGE_CELL = re.compile(rf"(?:{PAGE_TOKEN})")
+_LEADER = r"(?:[.·•…_]\s*){2,}"
+_LEADER_ONLY = re.compile(rf"\s*{_LEADER}\s*|\s*[.·…_]\s*")
+_TAIL_TOKEN = re.compile(rf"(?<![\w-])({PAGE_TOKEN})\s*$")
+_TRAILING_PAGE = re.compile(rf"^(.*\S)\s+({_PREFIXED}|{_ARABIC}|{_ROMAN_LOWER})$")
+_TRAILING_LEADER = re.compile(rf"\s*{_LEADER}\s*$")
+
+
+_ROMAN_VALID = re.compile(r"^(?=[ivxlcdm])m{0,3}(cm|cd|d?c{0,3})(xc|xl|l?x{0,3})(ix|iv|v?i{0,3})$")
+_NUMERIC_CELL = re.compile(r"^[\$€£(]*\s*-?[\d,]+(?:\.\d+)?\s*%?\)?$")
+_NOT_APPLICABLE = re.compile(r"^(?:n/?a|—|–|-)$", re.I)
+_PAGE_OF = re.compile(r"\b(?:page|p\.|seite)?\s*\d+\s+(?:of|von|de|sur)\s+\d+\s*$", re.I)
+_BOILERPLATE = re.compile(r"©|\(c\) \d{4}|all rights reserved|\bpage \d+ of \d+\b", re.I)
+_PAGE_HEADER = re.compile(r"^(?:page|pages|page no\.?|page number|seite|pagina|página)$", re.I)
+
+_TOC_TITLES = {
+    "contents", "table of contents", "index", "inhalt", "inhaltsverzeichnis", "table des matieres",
+    "sommaire", "indice", "inhoud", "spis tresci", "contenido", "contenidos", "indice general",
+    "sumario", "sommario", "innehall", "innhold", "indhold", "sisallys", "obsah", "tartalom",
+    "cuprins", "icindekiler", "index to the form 10 k", "index to form 10 k", "index to form 10 q",
+    "index to the form 10 q", "table of contents continued", "contents continued",
+}
+_TOC_SQUEEZED = {t.replace(" ", "") for t in _TOC_TITLES}
+_LIST_TITLES = {
+    "list of figures", "list of tables", "figures", "tables", "list of illustrations", "list of exhibits",
+    "list of charts", "list of plates", "list of abbreviations", "abbreviations", "table des figures",
+    "abbildungsverzeichnis", "tabellenverzeichnis", "liste des figures", "liste des tableaux",
+    "index of figures", "index of tables",
+}
+
+
+def _leader_page(text: str) -> tuple[str, str] | None:
+    """``(title, page)`` when ``text`` ends with a dot leader and a page token.
+
+    Done as two anchored searches rather than one regex: a lazy title group in front of a
+    long leader backtracks quadratically on rows of dots without a number.
+    """
+    m = _TAIL_TOKEN.search(text)
+    if not m:
+        return None
+    head = text[: m.start()]
+    lm = _TRAILING_LEADER.search(head)
+    if not lm:
+        return None
+    return head[: lm.start()], m.group(1)
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    text: str
+    x0: float
+    x1: float
+
+
+@dataclass
+class Row:
+    """One visual row of a page: the lines at the same height, left to right."""
+
+    unit: int
+    cells: list[Cell]
+    y0: float
+    y1: float
+    size: float
+    bold: bool
+    char: int  # offset of the row's first line in the unit text
+
+    @property
+    def text(self) -> str:
+        return " ".join(c.text for c in self.cells).strip()
+
+    @property
+    def x0(self) -> float:
+        return self.cells[0].x0
+
+    @property
+    def x1(self) -> float:
+        return self.cells[-1].x1
+
+
+@dataclass
+class RowEntry:
+    """A row read as a TOC entry: title text, printed page (or None) and how the page was seen."""
+
+    title: str
+    page: str | None
+    how: str  # "cell" | "leader" | "aligned" | "na" | ""
+    title_x0: float
+    page_x1: float | None = None
+
+
+@dataclass
+class TocPages:
+    """The TOC pages found (unit indexes, in order) and their rows."""
+
+    pages: list[int]
+    rows: dict[int, list[Row]] = field(default_factory=dict)
+    heights: dict[int, float] = field(default_factory=dict)
+    paged: bool = True  # False: the TOC prints no page numbers
+    first_row: int = 0  # index of the first row after the contents title on the first page
+
+
+def scan_limit(n: int) -> int:
+    """How many leading pages may start a TOC: about the first 20%, at least 12, at most 30."""
+    return min(n, max(12, min(30, -(-n // 4))))
+
+
+def toc_keyword(text: str) -> str | None:
+    """``"toc"`` when ``text`` is a contents title, ``"list"`` for a list of figures/tables."""
+    if len(text) > 60:
+        return None
+    words = text.split()
+    if words and len(words) >= 4 and all(len(w) == 1 for w in words):  # C O N T E N T S
+        text = "".join(words)
+    norm = normalize_title(text)
+    if len(norm) > 40 or not norm:
+        return None
+    if norm in _TOC_TITLES or norm.replace(" ", "") in _TOC_SQUEEZED:
+        return "toc"
+    if norm in _LIST_TITLES:
+        return "list"
+    # "Table of Contents (continued)", "CONTENTS Page"
+    for t in ("table of contents", "contents", "inhaltsverzeichnis", "table des matieres", "sommaire"):
+        if norm.startswith(t + " ") and len(norm.split()) <= len(t.split()) + 2:
+            rest = norm[len(t):].split()
+            if all(w in {"continued", "cont", "page", "pages", "suite", "fortsetzung"} for w in rest):
+                return "toc"
+    return None
+
+
+def page_rows(doc: SourceDoc, unit: int) -> list[Row]:
+    """Visual rows of a page, top-down; a two-column TOC gives its left column first."""
+    lines = [ln for ln in doc.lines(unit) if ln.text.strip()]
+    if not lines:
+        return []
+    groups: list[list[Line]] = []
+    for ln in sorted(lines, key=lambda ln: ((ln.y0 + ln.y1) / 2, ln.x0)):
+        mid = (ln.y0 + ln.y1) / 2
+        if groups:
+            last = groups[-1]
+            lmid = sum((g.y0 + g.y1) / 2 for g in last) / len(last)
+            height = min(ln.y1 - ln.y0, min(g.y1 - g.y0 for g in last))
+            if abs(mid - lmid) <= max(1.0, 0.45 * height):
+                last.append(ln)
+                continue
+        groups.append([ln])
+    left = min(ln.x0 for ln in lines)
+    right = max(ln.x1 for ln in lines)
+    middle = (left + right) / 2
+    segments: list[list[Line]] = []
+    for g in groups:
+        g.sort(key=lambda ln: ln.x0)
+        segments.extend(_split_columns(g, middle))
+    splits = sum(1 for s in segments if s[0].x0 > middle - 0.05 * (right - left) and _ends_with_page(s[-1].text))
+    rows = [_row(unit, s) for s in segments]
+    two_column = splits >= 3 and sum(1 for r in rows if r.x0 < middle) >= 3
+    if two_column:
+        boundary = middle - 0.05 * (right - left)
+        left_rows = [r for r in rows if r.x0 < boundary]
+        right_rows = [r for r in rows if r.x0 >= boundary]
+        if right_rows and all(r.x1 <= middle + 0.1 * (right - left) for r in left_rows):
+            return left_rows + right_rows
+    return rows
+
+
+def _split_columns(group: list[Line], middle: float) -> list[list[Line]]:
+    """Cut a row after a page number that is followed by more text across the page middle."""
+    out: list[list[Line]] = [[]]
+    for i, ln in enumerate(group):
+        out[-1].append(ln)
+        if i + 1 >= len(group):
+            break
+        nxt = group[i + 1]
+        cur = out[-1]
+        lp = _leader_page(ln.text)
+        has_title = any(re.search(r"[A-Za-z]{2}", c.text) for c in cur[:-1]) or bool(
+            lp and re.search(r"[A-Za-z]{2}", lp[0]))
+        is_page = bool(_PAGE_CELL.fullmatch(ln.text.strip())) or lp is not None
+        if is_page and has_title and ln.x1 <= middle + 20 and nxt.x0 >= middle - 20 and nxt.x0 - ln.x1 > ln.size:
+            out.append([])
+    return [s for s in out if s]
+
+
+def _ends_with_page(text: str) -> bool:
+    text = text.strip()
+    return bool(_PAGE_CELL.fullmatch(text) or _leader_page(text))
+
+
+def _row(unit: int, lines: list[Line]) -> Row:
+    cells = [Cell(ln.text.strip(), ln.x0, ln.x1) for ln in lines]
+    main = max(lines, key=lambda ln: len(ln.text))
+    return Row(unit=unit, cells=cells, y0=min(ln.y0 for ln in lines), y1=max(ln.y1 for ln in lines),
+               size=main.size, bold=main.bold, char=min(ln.char for ln in lines))
+
+
+def row_entry(row: Row, right_edge: float | None = None) -> RowEntry:
+    """Read a row as an entry. ``right_edge`` is where this page's page numbers end, if known."""
+    cells = [c for c in row.cells if not _LEADER_ONLY.fullmatch(c.text)]
+    leader_cell = len(cells) < len(row.cells)
+    if not cells:
+        return RowEntry("", None, "", row.x0)
+    if len(cells) > 1 and _PAGE_HEADER.match(cells[-1].text):  # "PART I ... Page" column header
+        cells = cells[:-1]
+    last = cells[-1]
+    title_x0 = cells[0].x0
+    if len(cells) > 1 and _PAGE_CELL.fullmatch(last.text) and _plausible_token(last.text, True):
+        return RowEntry(_clean_title(" ".join(c.text for c in cells[:-1])), last.text, "cell", title_x0, last.x1)
+    if len(cells) > 1 and _NOT_APPLICABLE.match(last.text) and right_edge is not None \
+            and abs(last.x1 - right_edge) < 4:
+        return RowEntry(_clean_title(" ".join(c.text for c in cells[:-1])), None, "na", title_x0, last.x1)
+    lp = _leader_page(last.text)
+    if lp and _plausible_token(lp[1], True):
+        head = " ".join([c.text for c in cells[:-1]] + [lp[0]])
+        return RowEntry(_clean_title(head), lp[1], "leader", title_x0, last.x1)
+    m = _TRAILING_PAGE.match(last.text)
+    if m and _PAGE_OF.search(last.text):
+        m = None  # "Page 5 of 35" is a folio, not a reference
+    if m and right_edge is not None and abs(last.x1 - right_edge) < 3 and _plausible_token(m.group(2), False):
+        head = " ".join([c.text for c in cells[:-1]] + [m.group(1)])
+        return RowEntry(_clean_title(head), m.group(2), "aligned", title_x0, last.x1)
+    how = "leader" if leader_cell else ""
+    return RowEntry(_clean_title(" ".join(c.text for c in cells)), None, how, title_x0, None)
+
+
+def _plausible_token(token: str, separate: bool) -> bool:
+    """Reject tokens that are numbers but not page references (years, upper-case words)."""
+    t = token.strip()
+    if t.isdigit():
+        return 0 < int(t) < 5000 and not (len(t) == 4 and 1900 <= int(t) <= 2100 and not separate)
+    if re.fullmatch(r"[ivxlcIVXLC]+", t):
+        low = t.lower()
+        if not _ROMAN_VALID.match(low):
+            return False
+        return separate or t.islower()
+    return True
+
+
+def _clean_title(text: str) -> str:
+    text = _TRAILING_LEADER.sub("", text)
+    text = " ".join(text.replace("\u00a0", " ").split())
+    text = text.strip(" ·…_")
+    while text.endswith(" ."):
+        text = text[:-2].rstrip()
+    return text.lstrip(".")
+
+
+def entry_like(entry: RowEntry, row: Row) -> bool:
+    """A row that reads as "title ... page" and not as a table row of figures."""
+    if entry.page is None or len(re.findall(r"[A-Za-z]", entry.title)) < 2 or len(entry.title) > 300:
+        return False
+    cells = [c for c in row.cells if not _LEADER_ONLY.fullmatch(c.text)]
+    inner = cells[1:-1] if entry.how == "cell" else cells[1:]
+    return not any(_NUMERIC_CELL.match(c.text) for c in inner)
+
+
+@dataclass
+class _PageScore:
+    unit: int
+    rows: list[Row]
+    entries: int
+    text_rows: int
+    keyword_row: int | None  # index of the contents title row
+    list_row: int | None
+    monotonic: float
+    aligned: float
+    numbered: int  # rows starting with a section number, for TOCs without page numbers
+    last_value: int | None
+    height: float
+
+
+def _score(doc: SourceDoc, unit: int) -> _PageScore:
+    rows = page_rows(doc, unit)
+    height = doc.units[unit].height or 792.0
+    edge = right_edge(rows)
+    keyword_row = list_row = None
+    body = [r for r in rows if not margin_row(r, height)]
+    parsed = [(r, row_entry(r, edge)) for r in body]
+    entries = [(r, e) for r, e in parsed if entry_like(e, r)]
+    first_entry = rows.index(entries[0][0]) if entries else len(rows)
+    for i, r in enumerate(rows):
+        kind = toc_keyword(r.text) or (toc_keyword(r.cells[0].text) if len(r.cells) > 1 else None)
+        if kind == "toc" and i < first_entry:
+            keyword_row = i  # the last contents title above the first entry
+        elif kind == "list" and list_row is None and r.y0 < height * 0.5:
+            list_row = i
+    values = [int(e.page) for _, e in entries if e.page and e.page.isdigit()]
+    ups = sum(1 for a, b in zip(values, values[1:], strict=False) if b >= a)
+    monotonic = ups / max(1, len(values) - 1) if len(values) > 1 else (1.0 if values else 0.0)
+    x1s = Counter(round(e.page_x1 or 0) for _, e in entries)
+    aligned = 0.0
+    if entries:
+        mode = x1s.most_common(1)[0][0]
+        aligned = sum(1 for _, e in entries if abs((e.page_x1 or 0) - mode) <= 3) / len(entries)
+    numbered = sum(1 for r in body if _numbered_title(r.text))
+    return _PageScore(unit, rows, len(entries), len(body), keyword_row, list_row, monotonic, aligned, numbered,
+                      values[-1] if values else None, height)
+
+
+def right_edge(rows: list[Row]) -> float | None:
+    """The x where right-aligned page numbers end: the most common right end of numeric tails."""
+    ends = Counter(round(r.x1) for r in rows if re.search(rf"\s(?:{_ARABIC}|{_ROMAN_LOWER})$", r.cells[-1].text)
+                   or _PAGE_CELL.fullmatch(r.cells[-1].text))
+    if not ends:
+        return None
+    x, count = ends.most_common(1)[0]
+    return float(x) if count >= 3 else None
+
+
+def margin_row(row: Row, height: float) -> bool:
+    """Running header/footer rows: page folios and short lines in the top or bottom band."""
+    text = row.text
+    if re.fullmatch(rf"(?:page\s+)?{PAGE_TOKEN}(?:\s+of\s+\d+)?|[-–—]\s*\d+\s*[-–—]", text, re.I):
+        return True
+    if _BOILERPLATE.search(text):
+        return True
+    band = row.y1 < height * 0.08 or row.y0 > height * 0.93
+    return band and row_entry(row).page is None
+
+
+_NUMBER_START = re.compile(
+    r"^(?:(?:part|chapter|section|article|appendix|annex|exhibit|item)\s+)?"
+    r"(?:\d+(?:\.\d+)*(?:-\d+)?\.?|[A-Z](?:\.\d+)+\.?|[IVX]+\.)\s+\S", re.I)
+
+
+def _numbered_title(text: str) -> bool:
+    return bool(_NUMBER_START.match(text)) and len(text) <= 160 and not text.endswith(".")
+
+
+def _is_toc_page(s: _PageScore) -> bool:
+    if s.text_rows == 0 or s.list_row is not None and (s.keyword_row is None or s.list_row < s.keyword_row):
+        return False
+    frac = s.entries / s.text_rows
+    if s.keyword_row is not None and s.entries >= 3 and frac >= 0.25 and s.monotonic >= 0.6:
+        return True
+    return s.entries >= 6 and frac >= 0.5 and s.monotonic >= 0.8 and s.aligned >= 0.6
+
+
+def _continues(prev: _PageScore, s: _PageScore) -> bool:
+    if s.text_rows == 0 or s.list_row is not None:
+        return False
+    if s.entries < 2 or s.entries / s.text_rows < 0.35 or s.monotonic < 0.6:
+        return False
+    first = next((int(e.page) for r in s.rows if (e := row_entry(r)).page and e.page.isdigit()), None)
+    return prev.last_value is None or first is None or first >= prev.last_value - 2
+
+
+def _pageless_start(s: _PageScore) -> bool:
+    if s.keyword_row is None:
+        return False
+    after = s.text_rows - s.keyword_row - 1
+    return after >= 5 and s.numbered >= 5 and s.numbered / max(1, after) >= 0.6 and s.entries <= 2
+
+
+def _pageless_continues(s: _PageScore) -> bool:
+    return s.text_rows >= 3 and s.numbered / s.text_rows >= 0.7 and s.entries <= 2
+
+
+_QUICK_NUMBER_END = re.compile(
+    rf"(?:^|\s|\.)(?!(?:19|20)\d\d\s*$)(?:{_PREFIXED}|{_ARABIC}|{_ROMAN_LOWER})[ \t]*$", re.M)
+_QUICK_NUMBERED = re.compile(r"^\s*(?:\d+(?:\.\d+)+(?:-\d+)?|\d+\.?)(?:\s|$)", re.M)
+_QUICK_KEYWORD = re.compile(
+    r"^\s*(?:table\s+of\s+)?(?:contents|c\s+o\s+n\s+t\s+e\s+n\s+t\s+s|index|inhalt|inhaltsverzeichnis|"
+    r"table\s+des\s+mati[eè]res|sommaire|[ií]ndice|inhoud|spis\s+tre[sś]ci)\b", re.I | re.M)
+
+
+def _quick_candidate(text: str) -> bool:
+    """Cheap text-only filter so typographic lines are computed only for plausible pages."""
+    ends = len(_QUICK_NUMBER_END.findall(text))
+    if ends >= 3 and _QUICK_KEYWORD.search(text):
+        return True
+    lines = max(1, text.count("\n"))
+    return ends >= 6 and ends / lines >= 0.15
+
+
+def find_toc_pages(doc: SourceDoc) -> TocPages | None:
+    """The TOC pages in the front of ``doc``, continuation pages included.
+
+    The scan stops at the first run with a substantial number of entries; among smaller runs
+    (a short "Contents" of parts before the detailed one) the richest wins. A TOC without page
+    numbers is looked for only when no paged one exists.
+    """
+    n = len(doc.units)
+    limit = scan_limit(n)
+    scores: dict[int, _PageScore] = {}
+
+    def score(u: int) -> _PageScore:
+        if u not in scores:
+            scores[u] = _score(doc, u)
+        return scores[u]
+
+    groups: list[list[int]] = []
+    u = 0
+    while u < limit:
+        if not _quick_candidate(doc.units[u].text):
+            u += 1
+            continue
+        s = score(u)
+        if _is_toc_page(s):
+            pages = [u]
+            while pages[-1] + 1 < n and _continues(score(pages[-1]), score(pages[-1] + 1)):
+                pages.append(pages[-1] + 1)
+            groups.append(pages)
+            u = pages[-1] + 1
+            if sum(scores[p].entries for p in pages) >= 8:
+                break
+            continue
+        u += 1
+    if groups:
+        best = max(groups, key=lambda g: (sum(scores[p].entries for p in g), -g[0]))
+        return _result(best, scores, True)
+    for u in range(limit):
+        text = doc.units[u].text
+        if not _QUICK_KEYWORD.search(text) or len(_QUICK_NUMBERED.findall(text)) < 5:
+            continue
+        s = score(u)
+        if _pageless_start(s):
+            pages = [u]
+            while pages[-1] + 1 < n and _pageless_continues(score(pages[-1] + 1)):
+                pages.append(pages[-1] + 1)
+            return _result(pages, scores, False)
+    return None
+
+
+def _result(pages: list[int], scores: dict[int, _PageScore], paged: bool) -> TocPages:
+    first = scores[pages[0]]
+    start = first.keyword_row + 1 if first.keyword_row is not None else 0
+    return TocPages(pages=pages, rows={p: scores[p].rows for p in pages}, paged=paged, first_row=start,
+                    heights={p: scores[p].height for p in pages})

@@ -1,0 +1,306 @@
+"""Turn TOC rows into entries: title, printed page, numbering label and nesting level.
+
+Rows are joined where the print layout split one entry: a label alone on its row ("Item 2.")
+takes the next row as its title, and a long title without a page number continues on the
+next row. Levels combine two signals, as a reader does: numbering (Part > Item, Chapter >
+1.1 > 1.1.1, (a) > (i)) decides between numbered entries, indentation and type size between
+the rest (and between numbered and unnumbered ones).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from .text import normalize_title
+from .toc_detect import Cell, Row, TocPages, entry_like, margin_row, right_edge, row_entry, toc_keyword
+
+__all__ = ["TocEntry", "Label", "parse_label", "parse_rows", "assign_levels", "parse_line"]
+
+_TOL = 4.0  # points of indentation treated as equal
+
+
+@dataclass(frozen=True, slots=True)
+class Label:
+    """The numbering in front of a title: ``kind`` (decimal, part, item ...), ``text`` and rank.
+
+    ``rank`` orders kinds from outer to inner (Part 10 < Chapter 20 < Item 30 < 1.1 40 ...).
+    """
+
+    kind: str
+    text: str
+    depth: int
+    rank: int
+
+
+@dataclass
+class TocEntry:
+    title: str  # as printed, label included ("Item 1A. Risk Factors", "1.2 Scope")
+    page: str | None  # printed page reference, None when the TOC gives none
+    label: Label | None = None
+    level: int = 1
+    x0: float = 0.0
+    size: float = 0.0
+    bold: bool = False
+    unit: int = -1  # TOC page the entry was read from
+    order: int = 0
+
+    @property
+    def bare_title(self) -> str:
+        """The title without its numbering label."""
+        if self.label is None:
+            return self.title
+        return self.title[len(self.label.text):].strip(" .:-–—\t") or self.title
+
+
+_WORD_LABELS: list[tuple[str, re.Pattern[str], int]] = [
+    ("part", re.compile(r"part\s+(?:[ivxlc]+|\d+|[a-z])\b\.?", re.I), 10),
+    ("chapter", re.compile(r"(?:chapter|chap\.|book)\s+(?:\d+|[ivxlc]+)\b\.?", re.I), 20),
+    ("appendix", re.compile(r"(?:appendix|annex|annexure|schedule|exhibit|attachment)\s+"
+                            r"(?:[a-z]|\d+|[ivx]+)(?:[.-]\d+)*\b\.?", re.I), 20),
+    ("article", re.compile(r"article\s+(?:[ivxlc]+|\d+)\b\.?", re.I), 20),
+    ("item", re.compile(r"item\s+\d+[a-z]?(?:\s?\([a-z0-9]+\))?\.?", re.I), 30),
+    ("section", re.compile(r"(?:section|sec\.|§)\s*\d+(?:\.\d+)*\b\.?", re.I), 40),
+    ("note", re.compile(r"note\s+\d+\b\.?", re.I), 40),
+]
+_DECIMAL = re.compile(r"(\d{1,3}(?:\.\d{1,3})*)(?:-(\d{1,3}))?\.?(?=\s|$)")
+_ALPHA = re.compile(r"([A-Z])((?:\.\d{1,3})+)\.?(?=\s|$)|([A-Z])\.(?=\s)")
+_ROMAN = re.compile(r"([IVXLC]{1,6})\.(?=\s)")
+_PAREN = re.compile(r"\(([a-z]|[ivx]{1,5}|\d{1,2})\)(?=\s)")
+
+
+def parse_label(title: str) -> Label | None:
+    """The numbering label at the start of ``title``, or None."""
+    t = title.strip()
+    for kind, pattern, rank in _WORD_LABELS:
+        m = pattern.match(t)
+        if m and (m.end() == len(t) or not t[m.end()].isalnum() or t[m.end() - 1] in ". "):
+            text = m.group(0).strip()
+            depth = 1 + text.count(".") - (1 if text.endswith(".") else 0) if kind == "section" else 1
+            return Label(kind, text, depth, rank + 10 * (depth - 1))
+    m = _DECIMAL.match(t)
+    if m and not re.fullmatch(r"(?:19|20)\d\d", m.group(1)):
+        depth = m.group(1).count(".") + 1 + (1 if m.group(2) else 0)
+        return Label("decimal", m.group(0).strip(), depth, 20 + 10 * depth)
+    m = _ALPHA.match(t)
+    if m:
+        depth = 1 + (m.group(2).count(".") if m.group(2) else 0)
+        return Label("alpha", m.group(0).strip(), depth, 20 + 10 * depth)
+    m = _ROMAN.match(t)
+    if m:
+        return Label("roman", m.group(0).strip(), 1, 25)
+    m = _PAREN.match(t)
+    if m:
+        inner = m.group(1)
+        rank = 85 if inner.isdigit() else 90 if len(inner) > 1 else 80  # (1) / (ii) / (a)
+        return Label("paren", m.group(0), 1, rank)
+    return None
+
+
+def _label_only(text: str) -> bool:
+    """A row that holds only a numbering label ("Item 2.", "PART I", "1.")."""
+    label = parse_label(text + " x")
+    return label is not None and label.text.strip() == text.strip().rstrip(":")
+
+
+def parse_line(text: str) -> TocEntry | None:
+    """Parse one TOC line of plain text ("1.2 Scope ....... 4"); for tests and plain-text sources."""
+    row = Row(unit=-1, cells=[Cell(text.strip(), 0.0, 0.0)], y0=0, y1=0, size=0, bold=False, char=0)
+    e = row_entry(row)
+    if not e.title:
+        return None
+    return TocEntry(title=e.title, page=e.page, label=parse_label(e.title))
+
+
+@dataclass
+class _Raw:
+    title: str
+    page: str | None
+    x0: float
+    title_x0: float
+    x1: float
+    size: float
+    bold: bool
+    unit: int
+    has_page: bool  # the row printed a page reference (or N/A): the entry ends here
+
+
+def parse_rows(pages: TocPages) -> list[TocEntry]:
+    """Entries of a detected TOC in reading order, levels assigned."""
+    raws: list[_Raw] = []
+    right = max((r.x1 for rows in pages.rows.values() for r in rows), default=0.0)
+    repeated = _running_rows(pages)
+    for i, unit in enumerate(pages.pages):
+        rows = pages.rows[unit]
+        start = pages.first_row if i == 0 else 0
+        edge = right_edge(rows)
+        height = pages.heights.get(unit, 792.0)
+        for r in rows[start:]:
+            kind = toc_keyword(r.text)
+            if kind == "list":
+                break  # a list of figures/tables follows the contents on this page
+            if kind == "toc" or _skip_row(r, height) or normalize_title(r.text) in repeated:
+                continue
+            re_ = row_entry(r, edge)
+            if not re_.title or not re.search(r"[^\W\d_]", re_.title):
+                continue
+            has_page = re_.page is not None and entry_like(re_, r) or re_.how == "na"
+            page = re_.page if has_page else None
+            title_x0 = r.cells[1].x0 if len(r.cells) > 1 and _label_only(r.cells[0].text) else r.x0
+            raws.append(_Raw(re_.title, page, r.x0, title_x0, r.x1, r.size, r.bold, unit, has_page))
+    _mirror_margins(raws, pages)
+    entries = _trim(_join(raws, right), pages.paged)
+    for i, entry in enumerate(entries):
+        entry.order = i
+    return assign_levels(entries)
+
+
+def _mirror_margins(raws: list[_Raw], pages: TocPages) -> None:
+    """Shift x positions of odd or even pages when the TOC is printed with mirrored margins,
+    so indentation compares across pages (left pages at 36pt, right pages at 72pt).
+
+    Mirroring moves the whole text block: the left edge of the entries and the right edge of
+    everything on the page shift together. A page that merely holds deeper entries only does
+    not move its right edge, and is left alone.
+    """
+    lefts: dict[int, float] = {}
+    for r in raws:
+        lefts[r.unit] = min(lefts.get(r.unit, r.x0), r.x0)
+    if len({u % 2 for u in lefts}) < 2:
+        return
+    rights = {u: max((row.x1 for row in pages.rows.get(u, [])), default=0.0) for u in lefts}
+    left = {p: min(x for u, x in lefts.items() if u % 2 == p) for p in (0, 1)}
+    right = {p: max(x for u, x in rights.items() if u % 2 == p) for p in (0, 1)}
+    shift = left[1] - left[0]
+    if abs(shift) <= _TOL or abs((right[1] - right[0]) - shift) > _TOL:
+        return
+    for r in raws:
+        if r.unit % 2 == (1 if shift > 0 else 0):
+            r.x0 -= abs(shift)
+            r.title_x0 -= abs(shift)
+            r.x1 -= abs(shift)
+
+
+def _trim(entries: list[TocEntry], paged: bool) -> list[TocEntry]:
+    """Drop centred titles above the first entry and footnotes after the last one."""
+    anchors = [i for i, e in enumerate(entries) if e.page is not None or e.label is not None]
+    if not anchors:
+        return entries
+    left = min(entries[i].x0 for i in anchors)
+    start = 0
+    for i in range(anchors[0]):  # an introductory paragraph: drop it and all above it
+        t = entries[i].title
+        if len(t) > 100 or t.endswith((".", ";", ":")) and (len(t) > 30 or t[:1].islower()):
+            start = i + 1
+    while start < anchors[0] and entries[start].x0 > left + 40:
+        start += 1
+    end = len(entries)
+    if paged:
+        last_paged = max((i for i, e in enumerate(entries) if e.page is not None), default=len(entries) - 1)
+        while end - 1 > last_paged and entries[end - 1].label is None:
+            end -= 1
+    return entries[start:end]
+
+
+def _running_rows(pages: TocPages) -> set[str]:
+    """Texts of page-numberless rows printed on two or more TOC pages: running headers/footers."""
+    seen: Counter[str] = Counter()
+    for rows in pages.rows.values():
+        texts = {normalize_title(r.text) for r in rows if row_entry(r).page is None}
+        seen.update(t for t in texts if t)
+    return {t for t, c in seen.items() if c >= 2}
+
+
+def _skip_row(row: Row, height: float) -> bool:
+    """Column headers ("Page"), folios and running headers/footers."""
+    if re.fullmatch(r"(?:page|pages|page no\.?|seite)", row.text, re.I):
+        return True
+    return margin_row(row, height)
+
+
+def _join(raws: list[_Raw], right: float) -> list[TocEntry]:
+    """Merge label-only rows with their title and wrapped titles with their continuation."""
+    out: list[TocEntry] = []
+    pending: _Raw | None = None
+
+    def flush(r: _Raw) -> None:
+        out.append(TocEntry(title=r.title, page=r.page, label=parse_label(r.title), x0=r.x0, size=r.size,
+                            bold=r.bold, unit=r.unit, order=len(out)))
+
+    for i, r in enumerate(raws):
+        if pending is not None:
+            if _label_only(pending.title) and not _label_only(r.title) and parse_label(r.title) is None:
+                pending = _Raw(f"{pending.title} {r.title}", r.page, pending.x0, r.title_x0, r.x1, r.size,
+                               pending.bold and r.bold, pending.unit, r.has_page)
+                if pending.has_page:
+                    flush(pending)
+                    pending = None
+                continue
+            if _continues_title(pending, r, raws[i + 1] if i + 1 < len(raws) else None, right):
+                merged = _Raw(f"{pending.title} {r.title}", r.page, pending.x0, pending.title_x0, r.x1,
+                              pending.size, pending.bold, pending.unit, r.has_page)
+                if merged.has_page:
+                    flush(merged)
+                    pending = None
+                else:
+                    pending = merged
+                continue
+            flush(pending)
+            pending = None
+        if r.has_page:
+            flush(r)
+        else:
+            pending = r
+    if pending is not None:
+        flush(pending)
+    return out
+
+
+_OPEN_END = re.compile(r"(?:[,;:(\-–—/&]|\b(?:and|or|of|the|for|to|in|on|with|a|an|des|de|der|und|et))$", re.I)
+
+
+def _continues_title(prev: _Raw, r: _Raw, after: _Raw | None, right: float) -> bool:
+    """Is row ``r`` the second line of ``prev``'s title rather than an entry of its own?
+
+    It is when ``prev`` ends open ("... and", "Suggests,"), or runs near the right margin, or
+    when ``r`` is a single indented line (the row after it does not line up with it): a parent
+    entry without a page has several children in a column, a wrapped title one continuation.
+    """
+    if parse_label(r.title) is not None or r.x0 < prev.x0 - 1 or r.unit != prev.unit:
+        return False
+    if abs(r.size - prev.size) > 0.6:
+        return False
+    if _OPEN_END.search(prev.title):
+        return True
+    if not r.has_page:
+        return False
+    span = right - prev.x0
+    if span > 0 and (prev.x1 - prev.x0) >= 0.6 * span and r.x0 >= prev.title_x0 - 2:
+        return True
+    alone = after is None or after.unit != r.unit or abs(after.x0 - r.x0) > 1.0
+    return alone and r.x0 > prev.x0 + 1 and r.bold == prev.bold and not prev.title.endswith((".", ":", "!", "?"))
+
+
+def _can_parent(p: TocEntry, e: TocEntry) -> bool:
+    if p.label is not None and e.label is not None:
+        # equal ranks nest only by indentation: "(i)" under "(a)" is a roman clause, not letter i
+        return p.label.rank < e.label.rank or p.label.rank == e.label.rank and e.x0 > p.x0 + _TOL
+    if e.x0 > p.x0 + _TOL:
+        return True
+    if e.x0 < p.x0 - _TOL:
+        return False
+    if p.size > e.size + 0.5:
+        return True
+    return p.bold and not e.bold and p.size >= e.size - 0.1 and p.label is None and e.label is None
+
+
+def assign_levels(entries: list[TocEntry]) -> list[TocEntry]:
+    """Nest entries with a stack: an entry goes under the nearest earlier one that can contain it."""
+    stack: list[TocEntry] = []
+    for e in entries:
+        while stack and not _can_parent(stack[-1], e):
+            stack.pop()
+        e.level = len(stack) + 1
+        stack.append(e)
+    return entries

@@ -1,0 +1,372 @@
+"""Place TOC entries on the pages they name, and only where their heading is really there.
+
+Each entry is looked for as a heading line on its expected page, then on the pages around it
+(the printed reference or our mapping can be off by a page or two). A heading is a line (or
+two or three consecutive lines) whose normalised text is the entry's title; a numbered entry
+may also be found by its number on a line of its own with the title words on the page (margin
+headings); otherwise the closest fuzzy line above a threshold, with lower confidence. Pages
+are first checked with a substring test on their normalised text, so typographic lines are
+computed only for pages that can match. Entries are placed in order: each must start after
+the previous one, and the TOC pages never count.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from rapidfuzz import fuzz
+
+from ..model import Line, Pos, SourceDoc
+from .pagemap import PageMap, roman_value
+from .text import normalize_title
+from .toc_detect import toc_keyword
+from .toc_parse import TocEntry
+
+__all__ = ["Placement", "PageTexts", "place_entries", "FUZZY_MIN"]
+
+FUZZY_MIN = 0.86
+"""Lowest similarity at which a line that is not an exact heading match is accepted."""
+LABEL_FUZZY_MIN = 0.6
+"""Lowest similarity of the words after a matching section number (reworded body headings)."""
+_WINDOW = (0, 1, -1, 2, -2, 3, -3)
+_LEAD_WORDS = re.compile(r"^(?:chapter|section|appendix|annex|part|exhibit|article|schedule|kapitel|chapitre) ")
+_DISTINCT_KINDS = {"part", "item", "chapter", "appendix", "article", "section", "note"}
+_PAGELESS_SPAN = 40  # pages searched forward for an entry without any page to aim at
+_TRAILING_PAREN = re.compile(r"^(.*\S)\s*\([^()]{1,20}\)$")
+
+
+@dataclass
+class Placement:
+    entry: TocEntry
+    pos: Pos | None
+    confidence: float = 0.0
+    how: str = ""  # "exact" | "label" | "fuzzy" | ""
+
+
+class PageTexts:
+    """Normalised page texts and lines, computed once per page and only when asked for."""
+
+    def __init__(self, doc: SourceDoc) -> None:
+        self.doc = doc
+        self._flat: dict[int, str] = {}
+        self._starts: dict[int, str] = {}
+        self._lines: dict[int, list[tuple[Line, str]]] = {}
+        self._tlines: dict[int, list[tuple[int, str]]] = {}
+        self._body: dict[int, float] = {}
+
+    def flat(self, unit: int) -> str:
+        """The whole page as one normalised string (line breaks are spaces)."""
+        if unit not in self._flat:
+            self._flat[unit] = " " + normalize_title(self.doc.units[unit].text) + " "
+        return self._flat[unit]
+
+    def starts(self, unit: int) -> str:
+        """Normalised text lines joined by newlines, for "a line starts with" tests."""
+        if unit not in self._starts:
+            lines = (normalize_title(ln) for ln in self.doc.units[unit].text.splitlines())
+            self._starts[unit] = "\n" + "\n".join(ln for ln in lines if ln) + "\n"
+        return self._starts[unit]
+
+    def text_lines(self, unit: int) -> list[tuple[int, str]]:
+        """``(char, normalised text)`` of each non-empty line of the unit text: no layout work."""
+        if unit not in self._tlines:
+            out: list[tuple[int, str]] = []
+            offset = 0
+            for raw in self.doc.units[unit].text.split("\n"):
+                norm = normalize_title(raw)
+                if norm:
+                    out.append((offset + len(raw) - len(raw.lstrip()), norm))
+                offset += len(raw) + 1
+            self._tlines[unit] = out
+        return self._tlines[unit]
+
+    def lines(self, unit: int) -> list[tuple[Line, str]]:
+        if unit not in self._lines:
+            self._lines[unit] = [(ln, normalize_title(ln.text)) for ln in self.doc.lines(unit)]
+        return self._lines[unit]
+
+    def body_size(self, unit: int) -> float:
+        """The most common type size on the page, weighted by characters."""
+        if unit not in self._body:
+            sizes: Counter[float] = Counter()
+            for ln, _ in self.lines(unit):
+                sizes[round(ln.size)] += len(ln.text)
+            self._body[unit] = float(sizes.most_common(1)[0][0]) if sizes else 0.0
+        return self._body[unit]
+
+    def first_line_start(self, title: str, units: range, skip: set[int]) -> int | None:
+        """First unit in ``units`` with a text line starting with ``title`` (normalised)."""
+        needle = "\n" + title
+        for u in units:
+            if u in skip:
+                continue
+            text = self.starts(u)
+            i = text.find(needle)
+            while i >= 0:
+                end = i + len(needle)
+                if end >= len(text) or text[end] in " \n":
+                    return u
+                i = text.find(needle, i + 1)
+        return None
+
+
+@dataclass
+class _Want:
+    full: str
+    bare: str | None
+    label: str | None
+    distinct: bool
+    self_ref: bool
+    short: str | None = None  # the title without a trailing "(MD&A)"-style parenthesis
+
+
+def _want(entry: TocEntry) -> _Want:
+    full = normalize_title(entry.title)
+    bare = normalize_title(entry.bare_title) if entry.label is not None else None
+    label = normalize_title(entry.label.text) if entry.label is not None else None
+    distinct = entry.label is not None and (
+        entry.label.kind in _DISTINCT_KINDS or entry.label.kind in {"decimal", "alpha"} and entry.label.depth >= 2)
+    short = None
+    m = _TRAILING_PAREN.search(entry.title)
+    if m and len(m.group(1).split()) >= 2:
+        short = normalize_title(m.group(1)) or None
+    return _Want(full, bare or None, label or None, distinct, toc_keyword(entry.title) == "toc", short)
+
+
+def _strip_lead(s: str) -> str:
+    return _LEAD_WORDS.sub("", s, count=1)
+
+
+def _joins(norms: list[str], k: int, target: int) -> list[str]:
+    """Line ``k`` alone, then joined with the next one or two lines while shorter than the title."""
+    joined = norms[k]
+    out = [joined]
+    for j in range(k + 1, min(k + 3, len(norms))):
+        if len(joined) >= target + 8:
+            break
+        joined = f"{joined} {norms[j]}"
+        out.append(joined)
+    return out
+
+
+_NUMBER_WORDS = {
+    w: i for i, w in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+        "seventeen eighteen nineteen twenty".split())
+} | {"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60}
+_LEAD_WORD_SET = {"chapter", "section", "appendix", "annex", "part", "article", "kapitel", "chapitre", "exhibit"}
+
+
+def _is_lead(prev: str, label: str | None) -> bool:
+    """A line that only introduces a heading: "CHAPTER", "SIX", "Chapter 6", "6", "VI" (our number)."""
+    words = prev.split()
+    if words and words[0] in _LEAD_WORD_SET:
+        words = words[1:]
+    if not words:
+        return bool(prev)
+    if label is None:
+        return False
+    rest = " ".join(words)
+    if rest == label:
+        return True
+    if all(w in _NUMBER_WORDS for w in words):
+        return str(sum(_NUMBER_WORDS[w] for w in words)) == label
+    value = roman_value(rest) if len(words) == 1 else None
+    return value is not None and str(value) == label
+
+
+def _lead_start(norms: list[str], k: int, label: str | None) -> int:
+    """Index of the first line of a heading whose title is line ``k``: "CHAPTER / SIX / Title"."""
+    start = k
+    while start > 0 and k - start < 2 and _is_lead(norms[start - 1], label):
+        start -= 1
+    return start
+
+
+def _exact_on_page(pt: PageTexts, unit: int, want: _Want, min_char: int,
+                   typographic: bool = True) -> tuple[str, float, int] | None:
+    """A heading line that is the title (or its number on a line of its own): ``(how, score, char)``.
+
+    The unit text's own lines are tried first; typographic lines (bold, size) are computed
+    only when the title is on the page but does not fill a text line by itself, and only if
+    ``typographic`` (the caller allows it near the expected page, where it is worth the cost).
+    """
+    flat = pt.flat(unit)
+    probe = want.bare or want.full
+    short_here = want.short is not None and f" {want.short} " in flat
+    if f" {probe} " not in flat and f" {want.full} " not in flat and not short_here:
+        return None
+    target = len(want.full)
+    tlines = [(c, t) for c, t in pt.text_lines(unit) if c >= min_char]
+    norms = [t for _, t in tlines]
+    by_label: tuple[str, float, int] | None = None
+    by_bare: tuple[str, float, int] | None = None
+    bare_ok = want.bare is not None
+    for k, (char, norm) in enumerate(tlines):
+        for cand in _joins(norms, k, max(target, len(want.bare or ""))):
+            if cand == want.full or _strip_lead(cand) == want.full:
+                return "exact", 1.0, char
+            if by_bare is None and bare_ok and cand == want.bare:
+                start = _lead_start(norms, k, want.label)
+                if start < k:  # "CHAPTER / SIX / Title": the number stands on a line of its own
+                    by_bare = ("exact", 0.95, tlines[start][0])
+        head = _strip_lead(norm)
+        if head.startswith(want.full + " ") and len(head) - target <= 5:
+            return "exact", 1.0, char
+        if by_label is None and want.distinct and want.label is not None and _after_label(head, want.label) == "" \
+                and want.bare is not None and f" {want.bare} " in flat:
+            by_label = ("label", 0.9, char)
+    if by_bare is not None:
+        return by_bare
+    if by_label is not None or not typographic:
+        return by_label
+    lines = [(ln, t) for ln, t in pt.lines(unit) if ln.char >= min_char and t]
+    body = pt.body_size(unit)
+    for ln, norm in lines:
+        if not (ln.bold or ln.size > body + 0.5):
+            continue
+        head = _strip_lead(norm)
+        if norm.startswith(want.full + " ") or head.startswith(want.full + " "):
+            return "exact", 1.0, ln.char
+        if want.bare is not None and (norm == want.bare or head == want.bare) and not _other_number_above(
+                tlines, ln.char, want.label):
+            return "exact", 0.95, ln.char
+        if short_here and norm == want.short:
+            return "exact", 0.9, ln.char
+    return by_label
+
+
+_NUMBER_HEAD = re.compile(r"^(?:[a-z]+ )?\d+(?: \d+)+\b")
+
+
+def _other_number_above(tlines: list[tuple[int, str]], char: int, label: str | None) -> bool:
+    """Whether one of the two text lines above ``char`` starts with another section number: the
+    title then belongs to that section ("Exhibit 2.3.59-1 (Cont.)" above a repeated title)."""
+    above = [t for c, t in tlines if c < char][-2:]
+    for text in above:
+        m = _NUMBER_HEAD.match(text)
+        if m and (label is None or _after_label(_strip_lead(text), label) is None):
+            return True
+    return False
+
+
+def _after_label(text: str, label: str) -> str | None:
+    """What follows ``label`` at the start of ``text`` ("" when nothing does); None when the
+    text does not start with that very number ("5 1 4 x" does not start with "5 1")."""
+    if text == label:
+        return ""
+    if not text.startswith(label + " "):
+        return None
+    rest = text[len(label) + 1:]
+    first = rest.split(" ", 1)[0]
+    if first.isdigit() and label[-1:].isdigit():
+        return None
+    return rest
+
+
+def _fuzzy_on_page(pt: PageTexts, unit: int, want: _Want, min_char: int) -> tuple[str, float, int] | None:
+    """The line most similar to the title, when similar enough.
+
+    A numbered entry must find its own number at the start of the line and is then compared
+    on the words after it, so "5.1 Inclusion Criteria" never lands on "5.1.4 Exclusion Criteria"
+    and a body heading reworded from the TOC is still found by its number.
+    """
+    flat = pt.flat(unit)
+    numbered = want.distinct and want.label is not None and want.bare is not None
+    if numbered:
+        if f" {want.label} " not in flat:
+            return None
+    elif fuzz.partial_ratio(want.bare or want.full, flat) < FUZZY_MIN * 100 - 6:
+        return None
+    norms = [t for c, t in pt.text_lines(unit) if c >= min_char]
+    chars = [c for c, t in pt.text_lines(unit) if c >= min_char]
+    target = len(want.full)
+    best: tuple[str, float, int] | None = None
+    for k in range(len(norms)):
+        joined = norms[k]
+        for nxt in norms[k + 1:k + 12]:  # headings set one word per line exist
+            if len(joined) >= target + 4:
+                break
+            joined = f"{joined} {nxt}"
+        for cand in (joined, _strip_lead(joined)):
+            if numbered:
+                assert want.label is not None and want.bare is not None
+                rest = _after_label(cand, want.label)
+                if not rest:
+                    continue
+                score = fuzz.ratio(want.bare, rest[: len(want.bare) + 4]) / 100.0
+                if score >= LABEL_FUZZY_MIN and (best is None or score > best[1]):
+                    best = ("label", score, chars[k])
+            else:
+                score = fuzz.ratio(want.full, cand[: target + 4]) / 100.0
+                if score >= FUZZY_MIN and (best is None or score > best[1]):
+                    best = ("fuzzy", score, chars[k])
+    return best
+
+
+def place_entries(doc: SourceDoc, entries: list[TocEntry], toc_pages: list[int],
+                  pagemap: PageMap, texts: PageTexts | None = None, *, span: int = _PAGELESS_SPAN) -> list[Placement]:
+    """Verify every entry on the body pages; entries not found keep ``pos=None``.
+
+    ``span`` bounds how far ahead an entry without a usable page reference is looked for.
+    """
+    pt = texts or PageTexts(doc)
+    n = len(doc.units)
+    toc = set(toc_pages)
+    expected = [pagemap.resolve(e.page) if e.page else None for e in entries]
+    out: list[Placement] = []
+    floor = Pos(0, -1)
+    for i, entry in enumerate(entries):
+        want = _want(entry)
+        skip = set() if want.self_ref else toc
+        exp = expected[i]
+        if exp is not None:
+            units = [exp + d for d in _WINDOW]
+        else:
+            nxt = next((expected[j] for j in range(i + 1, len(entries)) if expected[j] is not None), None)
+            hi = nxt + 1 if nxt is not None and entry.page is None else max(floor.unit, 0) + span
+            units = list(range(max(floor.unit, 0), min(n - 1, hi) + 1))
+        units = [u for u in units if 0 <= u < n and u >= floor.unit and u not in skip]
+        placement = Placement(entry, None)
+        near = [u for u in units if abs(u - exp) <= 1] if exp is not None else units[:3]
+        # Pages are tried in window order, bold/size checks (typographic lines) only on the nearest
+        # ones. A numbered entry with no page to aim at is first looked for by text alone over the
+        # whole span, so that long runs of look-alike pages cost no layout work.
+        if exp is None and want.label is not None:
+            passes = [[(u, False) for u in units], [(u, True) for u in near]]
+        else:
+            passes = [[(u, want.label is None or u in near) for u in units]]
+        for pool in passes:
+            for u, typographic in pool:
+                hit = _exact_on_page(pt, u, want, floor.char + 1 if u == floor.unit else 0, typographic)
+                if hit is not None:
+                    how, score, char = hit
+                    placement = Placement(entry, Pos(u, char), _confidence(how, score, u, exp), how)
+                    break
+            if placement.pos is not None:
+                break
+        if placement.pos is None:
+            best: tuple[float, int, int, str] | None = None
+            for u in near:
+                hit = _fuzzy_on_page(pt, u, want, floor.char + 1 if u == floor.unit else 0)
+                if hit is not None and (best is None or hit[1] > best[0]):
+                    best = (hit[1], u, hit[2], hit[0])
+            if best is not None:
+                placement = Placement(entry, Pos(best[1], best[2]), _confidence(best[3], best[0], best[1], exp),
+                                      best[3])
+        if placement.pos is not None:
+            floor = placement.pos
+        out.append(placement)
+    return out
+
+
+def _confidence(how: str, score: float, unit: int, expected: int | None) -> float:
+    dist = abs(unit - expected) if expected is not None else 1
+    if how == "exact":
+        base = 0.95 if dist == 0 else 0.9 if dist == 1 else 0.85
+        return round(base * score if score < 1 else base, 3)
+    if how == "label":
+        return round((0.8 if dist <= 1 else 0.75) * (1.0 if score >= 0.9 else 0.5 + score / 2), 3)
+    return round(max(0.3, 0.45 + (score - FUZZY_MIN) * 2.0 - 0.05 * dist), 3)
