@@ -9,9 +9,11 @@ detection and outline re-levelling read depth from here.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 
-__all__ = ["Numbering", "parse_numbering", "relative_depths", "strip_dates", "NUMBER_WORDS"]
+__all__ = ["Numbering", "is_label", "parse_numbering", "common_prefix", "strip_dates", "strip_numbering",
+           "NUMBER_WORDS"]
 
 NUMBER_WORDS = {
     "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
@@ -123,20 +125,57 @@ def _title_start(rest: str) -> bool:
     return not rest or rest[0].isalpha() or rest[0] in "\"'“‘<[(_"
 
 
-def relative_depths(numberings: list[Numbering | None]) -> list[int | None]:
-    """Depth of each dotted number relative to the shallowest one in the same list.
+def common_prefix(numbers: list[tuple[str, ...]], share: float = 0.9) -> int:
+    """How many leading parts nearly all dotted numbers share (3 for ``2.3.59.x`` in an IRS manual).
 
-    ``2.3.59.1`` and ``2.3.59.1.1`` in an IRS manual become 1 and 2; exhibits ``2.3.59-1`` rank
-    with the top sections. Non-dotted schemes keep their own depth.
+    Those parts are not levels. The share keeps a stray cross-reference number (``3.17.5.5.3``)
+    from resetting it; at least one part of every counted number is left as its own level.
     """
-    dotted = [n.depth for n in numberings if n is not None and n.kind in ("decimal", "exhibit", "section")]
-    base = min(dotted, default=1)
-    out: list[int | None] = []
-    for n in numberings:
-        if n is None:
-            out.append(None)
-        elif n.kind in ("decimal", "exhibit", "section"):
-            out.append(max(1, n.depth - base + 1))
-        else:
-            out.append(n.depth)
-    return out
+    if not numbers:
+        return 0
+    k = 0
+    pool = numbers
+    while True:
+        heads = Counter(n[k] for n in pool if len(n) > k + 1)
+        if not heads:
+            return k
+        head, count = heads.most_common(1)[0]
+        if count < share * len(numbers):
+            return k
+        pool = [n for n in pool if len(n) > k + 1 and n[k] == head]
+        k += 1
+
+
+_LEAD = re.compile(
+    r"^(?:(?:chapter|part|item|section|article|appendix|annex|note|exhibit|schedule)\s+"
+    rf"(?:[0-9]+(?:[.\-][0-9]+)*[a-z]?(?:\([a-z0-9]\))?|[ivxlc]+|[a-z](?:\.[0-9]+)*|{_WORDNUM})"
+    r"|[0-9]+(?:[.\-][0-9]+)*|[a-z]\.[0-9]+(?:\.[0-9]+)*|[a-z]\.|[ivxlc]+\.|\([a-z0-9]{1,4}\)|§\s*[0-9.]+)"
+    r"(?=[\s.:)\u2013\u2014-]|$)[\s.:)\u2013\u2014-]*",
+    re.IGNORECASE,
+)
+
+
+def strip_numbering(title: str) -> str:
+    """The title without its leading label and number (``Chapter 1``, ``2.3.59.1``, ``Item 7A.``).
+
+    Outlines often omit the numbers the body prints (``Scope`` vs ``1.1 Scope``); comparing the
+    rest matches them. A title that is only a label (``Part II``) is returned whole.
+    """
+    text = strip_dates(title).strip()
+    rest = _LEAD.sub("", text, count=1).strip()
+    return rest if any(c.isalnum() for c in rest) else text
+
+
+_NUM_TOKEN = rf"(?:[0-9]{{1,3}}(?:[.\-][0-9]{{1,3}})*[A-Z]?|[IVXLC]{{1,6}}|[A-Z]|{_WORDNUM})"
+_LABEL_ONLY = re.compile(
+    r"^(?:chapter|part|appendix|annex|section|article|exhibit|schedule|lecture|lesson|unit|book)"
+    rf"(?:\s+{_NUM_TOKEN})?\.?$",
+    re.IGNORECASE,
+)
+_NUMBER_ONLY = re.compile(r"^(?:[0-9]{1,3}(?:\.[0-9]{1,3})*(?:-[0-9]{1,3})?|[A-Z](?:\.[0-9]{1,3})+)\.?$")
+
+
+def is_label(text: str) -> bool:
+    """A numbering label printed on its own line: ``CHAPTER``, ``Chapter 3``, ``Part II``, ``2.3.59.1``."""
+    t = text.strip()
+    return bool(_LABEL_ONLY.match(t) or _NUMBER_ONLY.match(t))

@@ -1,0 +1,180 @@
+"""Combining structure sources: a skeleton (outline, printed TOC, SEC Parts/Items) plus the finer
+headings found inside its sections.
+
+A printed TOC of a 10-K lists Items only; the sections inside an Item come from headings. So
+the skeleton's marks are kept as they are and every heading that does not repeat a skeleton
+entry is nested under the skeleton section that contains it, at a level given by the rank of its
+own level among the headings of that section (the most prominent heading style inside Item 7 is
+one level below Item 7, whatever its rank in the whole document).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from rapidfuzz import fuzz
+
+from ..model import Mark, Pos
+from .headings import MAX_LEVEL, Heading, to_marks
+from .numbering import common_prefix, parse_numbering, strip_numbering
+from .sec import END_TITLES, SecHeading
+from .text import normalize_title
+
+__all__ = ["same_heading", "nest", "sec_skeleton", "merge_skeletons", "enrich_outline", "levels_from_numbering"]
+
+SAME_TITLE = 0.8
+
+
+def _key(title: str) -> str:
+    return normalize_title(strip_numbering(title))
+
+
+def same_heading(a: Mark, b: Mark) -> bool:
+    """Two marks for one heading: same page and the same title (numbering aside) or the same label."""
+    if a.pos.unit != b.pos.unit:
+        return False
+    ka, kb = _key(a.title), _key(b.title)
+    if ka and kb:
+        if fuzz.ratio(ka, kb) >= SAME_TITLE * 100:
+            return True
+        if min(len(ka), len(kb)) >= 8 and (ka in kb or kb in ka):
+            return True
+    na, nb = parse_numbering(a.title), parse_numbering(b.title)
+    return na is not None and nb is not None and na.kind == nb.kind and \
+        normalize_title(na.label) == normalize_title(nb.label)
+
+
+def sec_skeleton(sec: list[SecHeading]) -> list[Mark]:
+    """Parts at level 1 and Items at level 2 (level 1 when the filing prints no Parts)."""
+    parts = any(h.kind == "part" for h in sec)
+    return [Mark(title=h.title, level=h.level if parts else 1, pos=Pos(h.unit, h.char), origin="sec", confidence=0.9)
+            for h in sec]
+
+
+def merge_skeletons(primary: list[Mark], extra: list[Mark]) -> list[Mark]:
+    """``primary`` plus the marks of ``extra`` that it lacks, in document order.
+
+    A primary mark that repeats an extra one takes the extra one's level (SEC levels are fixed
+    by the form; a TOC may indent Items differently).
+    """
+    out: list[Mark] = []
+    used: set[int] = set()
+    for p in primary:
+        twin = next((i for i, e in enumerate(extra) if i not in used and same_heading(p, e)), None)
+        if twin is not None:
+            used.add(twin)
+            p = Mark(p.title, extra[twin].level, p.pos, p.origin, p.confidence)
+        out.append(p)
+    out.extend(e for i, e in enumerate(extra) if i not in used)
+    out = [Mark(m.title, 1, m.pos, m.origin, m.confidence) if END_TITLES.match(m.title.strip()) else m for m in out]
+    out.sort(key=lambda m: m.pos)
+    return out
+
+
+def nest(skeleton: list[Mark], headings: list[Heading], *, finer_only: bool = False,
+         min_pages: int = 0, top_rank_only: bool = False) -> list[Mark]:
+    """The skeleton plus headings nested under the skeleton section that contains each.
+
+    Headings that repeat a skeleton entry are dropped. With ``finer_only`` a heading is kept only
+    when its level is deeper than the heading that printed its section's skeleton entry (a TOC
+    that lists every section leaves nothing finer to add at those levels). With ``min_pages`` only
+    skeleton sections longer than that many pages get finer headings: a short Item is read whole,
+    and its run-in heads are noise in a table of contents. With ``top_rank_only`` a section keeps
+    its most prominent heading style and numbered headings only (a filing's sub-sub-heads).
+    """
+    skel = sorted(skeleton, key=lambda m: m.pos)
+    marks = to_marks(headings)
+    # a closing section of a filing (Signatures) is top level, not part of the last Item
+    extra_top = [m for m in marks if END_TITLES.match(m.title.strip())]
+    if extra_top and skel:
+        skel = sorted(skel + [Mark(m.title, 1, m.pos, m.origin, m.confidence) for m in extra_top
+                              if not any(same_heading(m, s) for s in skel)], key=lambda m: m.pos)
+    groups: dict[int, list[tuple[Heading, Mark]]] = {}
+    owner_level: dict[int, int] = {}
+    for h, m in zip(headings, marks, strict=True):
+        twin = next((i for i, s in enumerate(skel) if same_heading(m, s)), None)
+        if twin is not None:
+            owner_level[twin] = min(owner_level.get(twin, h.level), h.level)
+            continue
+        if END_TITLES.match(m.title.strip()) and skel:
+            continue
+        idx = _owner(skel, m.pos)
+        groups.setdefault(idx, []).append((h, m))
+    out = list(skel)
+    for idx, members in groups.items():
+        if min_pages and idx >= 0 and _span_pages(skel, idx) <= min_pages:
+            continue
+        base = skel[idx].level if idx >= 0 else 0
+        if finer_only and idx >= 0 and idx in owner_level:
+            members = [(h, m) for h, m in members if h.level > owner_level[idx]]
+        levels = sorted({h.level for h, _ in members})
+        rank = {lvl: i + 1 for i, lvl in enumerate(levels)}
+        if top_rank_only and idx >= 0:
+            # numbered heads (Note 4 -) make unnumbered heads of the same look their sub-heads
+            numbered_styles = {h.style for h, _ in members if h.numbering is not None}
+            members = [(h, m) for h, m in members if h.numbering is not None
+                       or (rank[h.level] == 1 and h.style not in numbered_styles)]
+            levels = sorted({h.level for h, _ in members})
+            rank = {lvl: i + 1 for i, lvl in enumerate(levels)}
+        for h, m in members:
+            level = min(MAX_LEVEL + 2, base + rank[h.level]) if idx >= 0 else h.level
+            out.append(Mark(m.title, level, m.pos, m.origin, m.confidence))
+    out.sort(key=lambda m: m.pos)
+    return out
+
+
+def _span_pages(skel: list[Mark], idx: int) -> int:
+    """Pages from a skeleton mark to the next one at its level or above (to the last mark's page
+    when none follows: the document end is not known here, so the last section counts as long)."""
+    start = skel[idx].pos
+    for m in skel[idx + 1:]:
+        if m.level <= skel[idx].level:
+            return m.pos.unit - start.unit + (1 if m.pos.char > 0 else 0)
+    return 1 << 30
+
+
+def _owner(skel: list[Mark], pos: Pos) -> int:
+    """Index of the last skeleton mark at or before ``pos`` (-1 when none)."""
+    lo, hi = 0, len(skel)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if skel[mid].pos <= pos:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo - 1
+
+
+def enrich_outline(outline: list[Mark], toc: list[Mark]) -> list[Mark] | None:
+    """A flat or partial outline completed from the printed TOC; ``None`` when the TOC adds nothing.
+
+    The TOC's entries and levels are kept; outline entries it lacks are added at their own level.
+    """
+    if len(toc) < max(4, int(1.5 * len(outline))) and max((m.level for m in toc), default=0) <= \
+            max((m.level for m in outline), default=0):
+        return None
+    out = sorted(toc, key=lambda t: t.pos)
+    out.extend(m for m in outline if not any(same_heading(m, t) for t in toc))
+    out.sort(key=lambda m: m.pos)
+    return out
+
+
+def levels_from_numbering(marks: list[Mark]) -> list[Mark]:
+    """Make levels of dotted-numbered marks agree with their numbers.
+
+    A TOC's indentation can drift from page to page (the exhibits of an IRS manual indented one
+    step deeper after a page break); the numbers do not. The offset between printed level and
+    number depth that most marks show is kept, so ``Part I`` > ``1`` > ``1.1`` stays three levels.
+    """
+    nums = [parse_numbering(m.title) for m in marks]
+    dotted = [(i, n.parts) for i, n in enumerate(nums) if n is not None and n.kind in ("decimal", "exhibit")]
+    if len(dotted) < max(4, len(marks) // 2):
+        return marks
+    prefix = common_prefix([p for _, p in dotted])
+    depth = {i: max(1, len(p) - prefix) for i, p in dotted}
+    offsets = Counter(marks[i].level - d for i, d in depth.items())
+    offset, votes = offsets.most_common(1)[0]
+    if votes < 0.6 * len(depth):
+        return marks
+    return [Mark(m.title, depth[i] + offset, m.pos, m.origin, m.confidence) if i in depth else m
+            for i, m in enumerate(marks)]

@@ -1,0 +1,108 @@
+"""Running headers, footers and page numbers: lines that repeat on many pages at the same height.
+
+They look like headings (short, often bold, sometimes large) but are page furniture, so heading
+detection drops them first. A line is furniture when its text with digits masked (``Page 12`` and
+``Page 13`` are the same line) recurs at the same height near the top or bottom of enough pages,
+or when it is only a page number there.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+
+from ..model import Line, SourceDoc
+from .numbering import is_label, parse_numbering
+
+__all__ = ["furniture", "is_page_number", "BAND", "SLOT_SHARE"]
+
+BAND = 0.13
+"""Fraction of the page height at the top and at the bottom where furniture is looked for."""
+MIN_REPEATS = 3
+"""A line must recur on at least this many pages to be furniture."""
+EXACT_SHARE = 0.04
+"""... and, verbatim, on this share of the pages (a running title);"""
+MASKED_SHARE = 0.25
+"""... or with digits masked on this share (``Page 12``): numbered headings like ``Item 7.`` that
+happen to open a few pages at the same height must survive."""
+SLOT_SHARE = 0.25
+"""A height near the top or bottom where furniture sits on this share of the pages is a furniture slot:
+any text that recurs there twice (a running section title on facing pages) is furniture too."""
+
+_DIGITS = re.compile(r"\d+")
+_PAGE_NUMBER = re.compile(
+    r"^(?:page\s+)?(?:[-\u2013\u2014]\s*)?(?:\d{1,4}|[ivxlcdm]{1,7}|[A-Z]{1,2}-\d{1,3})(?:\s*[-\u2013\u2014])?"
+    r"(?:\s*(?:of|/)\s*\d{1,4})?$",
+    re.IGNORECASE,
+)
+
+
+def is_page_number(text: str) -> bool:
+    """``12``, ``xiv``, ``Page 3 of 40``, ``- 7 -``, ``F-3``."""
+    return bool(_PAGE_NUMBER.match(text.strip()))
+
+
+def _keys(line: Line) -> tuple[tuple[str, int], tuple[str, int]]:
+    y = int(round(line.y0 / 3.0))
+    text = line.text.casefold()
+    return (text, y), ("\x00" + _DIGITS.sub("#", text), y)
+
+
+def furniture(doc: SourceDoc, pages: range | None = None) -> tuple[set[tuple[int, int]], set[tuple[int, int]]]:
+    """Running headers, footers and page numbers as ``(unit index, line index)``, and the lines that
+    sit in a furniture slot without being proven furniture (running titles seen once: a heading
+    whose title they repeat tells them apart)."""
+    pages = pages if pages is not None else range(len(doc.units))
+    seen: dict[tuple[str, int], set[int]] = defaultdict(set)
+    slot_pages: dict[int, set[int]] = defaultdict(set)
+    banded: list[tuple[int, int, tuple[str, int], tuple[str, int]]] = []
+    out: set[tuple[int, int]] = set()
+    for u in pages:
+        height = doc.units[u].height or 792.0
+        top, bottom = height * BAND, height * (1.0 - BAND)
+        for j, line in enumerate(doc.lines(u)):
+            if line.y1 > top and line.y0 < bottom:
+                continue
+            exact, masked = _keys(line)
+            if is_page_number(line.text):
+                out.add((u, j))
+                slot_pages[exact[1]].add(u)
+                continue
+            seen[exact].add(u)
+            seen[masked].add(u)
+            banded.append((u, j, exact, masked))
+    n = len(pages)
+    least = max(2, min(MIN_REPEATS, n))  # a two-page document repeats its header twice
+    need_exact = max(least, int(n * EXACT_SHARE))
+    need_masked = max(least, int(n * MASKED_SHARE))
+    need_slot = max(least, int(n * SLOT_SHARE))
+    rest: list[tuple[int, int, tuple[str, int]]] = []
+    for u, j, exact, masked in banded:
+        line = doc.lines(u)[j]
+        numbered_top = line.y0 < (doc.units[u].height or 792.0) * 0.5 \
+            and (parse_numbering(line.text) is not None or is_label(line.text))
+        if numbered_top and _count(seen, exact) < n * MASKED_SHARE:
+            continue  # "CHAPTER" over every chapter title, "Exhibit 2.3.59-7" opening many pages
+        if _count(seen, exact) >= need_exact or (not numbered_top and _count(seen, masked) >= need_masked):
+            out.add((u, j))
+            slot_pages[exact[1]].add(u)
+        else:
+            rest.append((u, j, exact))
+    # slots are heights where proven furniture sits on many pages; body text that merely starts
+    # at the same height on every page does not make one
+    suspects: set[tuple[int, int]] = set()
+    for u, j, exact in rest:
+        y = exact[1]
+        if len(slot_pages[y] | slot_pages.get(y - 1, set()) | slot_pages.get(y + 1, set())) >= need_slot:
+            if _count(seen, exact) >= 2:
+                out.add((u, j))
+            else:
+                suspects.add((u, j))
+    return out, suspects
+
+
+def _count(seen: dict[tuple[str, int], set[int]], key: tuple[str, int]) -> int:
+    """Pages with this text at this height or one step either side (headers drift a point)."""
+    hits = seen.get(key, set())
+    text, y = key
+    return len(hits | seen.get((text, y - 1), set()) | seen.get((text, y + 1), set()))

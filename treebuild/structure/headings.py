@@ -1,0 +1,512 @@
+"""Typographic headings: section starts read from the page itself when there is no outline.
+
+A heading is a short run of lines that stands out from the body text (larger, or bold where the
+body is not, or an all-caps numbered label), starts its block, and is neither page furniture
+(running headers, page numbers), a table row, a figure label nor a caption. Its level comes from
+numbering depth where the document numbers its sections (``1.2.3``, ``2.3.59.1.1``) and from the
+rank of its style (size, weight, capitals, centring) otherwise. The body size is the most common
+size by character count.
+
+Body-size bold lines in a document that has larger heading styles are kept as *minor* headings:
+run-in terms, definition lists and paragraph heads that a reader does not expect in a table of
+contents, but that subdivision may still cut at.
+
+Everything here works on ``doc.lines(i)``, which is the main cost; the rest is a few passes over
+those lines, so the stage keeps the reader's pace.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+
+from ..model import Line, Mark, Pos, SourceDoc
+from .furniture import furniture, is_page_number
+from .numbering import NUMBER_WORDS, Numbering, common_prefix, is_label, parse_numbering, strip_dates, strip_numbering
+
+__all__ = ["Heading", "HeadingScan", "StyleKey", "scan_headings", "heading_marks", "to_marks", "toc_like_pages",
+           "MAX_LEVEL"]
+
+MAX_LEVEL = 6
+MAX_ROWS = 3  # a heading wraps onto at most this many lines (one more when it is large)
+MAX_CHARS = 180
+MAX_WORDS = 24
+LARGER = 1.08  # a size this much above the body size is a heading size
+REPEAT_SHARE = 0.03  # an unnumbered title on this share of pages (and at least 5) is a form or table header
+
+StyleKey = tuple[float, bool, bool, bool, str]
+"""(size, bold, all caps, centred, font family)."""
+
+_MONO = ("mono", "courier", "cmtt", "consol", "menlo", "sfmono", "lmmono")
+_ITALIC = ("italic", "oblique", "cmti", "cmsl", "-it", "lmroman10-italic")
+_NUM_TOKEN = (r"(?:[0-9]{1,3}(?:[.\-][0-9]{1,3})*[A-Z]?|[IVXLC]{1,6}|[A-Z]|" + "|".join(NUMBER_WORDS) + ")")
+_NUMBER_ONLY = re.compile(r"^(?:[0-9]{1,3}(?:\.[0-9]{1,3})*(?:-[0-9]{1,3})?|[A-Z](?:\.[0-9]{1,3})+)\.?$")
+_NUMBER_WORD = re.compile(rf"^{_NUM_TOKEN}\.?$", re.IGNORECASE)
+_DATE_ONLY = re.compile(r"^\(?\s*[0-9]{1,2}[-/][0-9]{1,2}[-/][0-9]{2,4}\s*\)?$")
+_NUMERIC_CELL = re.compile(r"^[\s$€£¥%()\-\u2013\u2014.,0-9]+$")
+_CAPTION = re.compile(
+    r"^(?:fig\.?|figure|table|tab\.|listing|chart|graph|plate|illustration|image|diagram|map)\s*"
+    r"[0-9A-Z]{1,3}(?:[.\-\u2013][0-9]{1,3})*\s*[:.\-\u2013\u2014]",
+    re.IGNORECASE,
+)
+_MONTHS = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+_DATE_TEXT = re.compile(rf"^(?:{_MONTHS}\s+[0-9]{{1,2}},?\s+[0-9]{{4}}|[0-9]{{1,2}}\s+{_MONTHS}\s+[0-9]{{4}}|"
+                        rf"{_MONTHS}\s+[0-9]{{4}})$", re.IGNORECASE)
+_LEADER = re.compile(r"(?:\.\s{0,3}){4,}\s*\S{0,8}$|\s\.{2,}\s*[0-9ivxlc]{1,5}$|…\s*\S{1,6}$")
+_CONTENTS = re.compile(r"\b(?:contents|index|table des mati[eè]res|inhalt)\b", re.IGNORECASE)
+_CONTINUED = re.compile(r"\(\s*cont(?:inued|'d|\.)?[^)]*\)|[-\u2013\u2014,]\s*continued\b|\bcontinued\s*$",
+                        re.IGNORECASE)
+_UNITS_NOTE = re.compile(r"\s*\((?:in |amounts in |dollars in |\$ ?in )?(?:millions|thousands|billions)\b[^)]*\)\s*$",
+                         re.IGNORECASE)
+_ITEM_LINE = re.compile(r"^(?:item|part)\s+[0-9ivx]{1,4}[a-c]?\b", re.IGNORECASE)
+
+
+@dataclass(slots=True)
+class _Row:
+    """Lines of one block that share a baseline, joined."""
+
+    text: str
+    size: float
+    bold: bool
+    italic: bool
+    mono: bool
+    font: str
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    char: int
+    block: int
+    first: int  # index of the first line in doc.lines(unit)
+    members: list[int]  # indexes of every line joined into this row
+
+
+@dataclass(slots=True)
+class Heading:
+    """One detected heading: where it starts, what it says and how it looks."""
+
+    unit: int
+    char: int
+    title: str
+    style: StyleKey
+    numbering: Numbering | None
+    y0: float
+    x0: float
+    rows: int
+    level: int = 0
+    label: str | None = None  # "Chapter One" printed on its own line above the title
+    minor: bool = False
+    suspect: bool = False  # sits where running titles sit
+    lines: tuple[int, ...] = ()
+
+
+@dataclass
+class HeadingScan:
+    """Headings of a document with the typography facts that produced them."""
+
+    headings: list[Heading]
+    body_size: float
+    body_bold: bool
+    toc_pages: set[int] = field(default_factory=set)
+    furniture: set[tuple[int, int]] = field(default_factory=set)
+
+    def major(self) -> list[Heading]:
+        return [h for h in self.headings if not h.minor]
+
+
+def _is_mono(font: str) -> bool:
+    f = font.casefold()
+    return any(m in f for m in _MONO)
+
+
+def _is_italic(font: str) -> bool:
+    f = font.casefold()
+    return any(m in f for m in _ITALIC)
+
+
+def _family(font: str) -> str:
+    """``TimesNewRoman-BoldItalic`` -> ``timesnewroman``; subset prefixes (``ABCDEF+``) dropped."""
+    f = font.split("+", 1)[-1].casefold()
+    f = re.split(r"[-,]", f, maxsplit=1)[0]
+    f = re.sub(r"(bold|italic|oblique|regular|medium|light|black|semibold|mt|ps|psmt)+$", "", f)
+    return re.sub(r"\d+$", "", f)
+
+
+@dataclass
+class _Body:
+    size: float
+    bold: bool
+    left: float
+    right: float
+    family: str
+
+
+def _body(doc: SourceDoc, pages: range, skip: set[tuple[int, int]]) -> _Body:
+    """Body size (most common size by characters), weight, family and text margins."""
+    sizes: Counter[float] = Counter()
+    fams: Counter[str] = Counter()
+    bold = 0
+    total = 0
+    lefts: Counter[int] = Counter()
+    rights: Counter[int] = Counter()
+    for u in pages:
+        for j, line in enumerate(doc.lines(u)):
+            if (u, j) in skip:
+                continue
+            n = len(line.text)
+            sizes[round(line.size * 2) / 2] += n
+            fams[line.font] += n
+            total += n
+            if line.bold:
+                bold += n
+            if n > 40:
+                lefts[int(line.x0)] += 1
+                rights[int(line.x1)] += 1
+    if not sizes:
+        return _Body(10.0, False, 72.0, 540.0, "")
+    left = float(lefts.most_common(1)[0][0]) if lefts else 72.0
+    right = float(rights.most_common(1)[0][0]) if rights else 540.0
+    font = fams.most_common(1)[0][0]
+    return _Body(sizes.most_common(1)[0][0], bold > total * 0.5, left, max(right, left + 100), _family(font))
+
+
+def toc_like_pages(doc: SourceDoc, pages: range, skip: set[tuple[int, int]] | None = None) -> set[int]:
+    """Pages that look like a printed table of contents or a cross-reference index.
+
+    Dot leaders ending in page numbers, or a "Contents" title over many lines ending in numbers,
+    or many ``Item N`` lines on one page. Headings found there are TOC entries, not sections.
+    """
+    skip = skip or set()
+    out: set[int] = set()
+    for u in pages:
+        lines = [ln for j, ln in enumerate(doc.lines(u)) if (u, j) not in skip]
+        if len(lines) < 5:
+            continue
+        leaders = sum(1 for ln in lines if _LEADER.search(ln.text))
+        numbers = sum(1 for ln in lines if is_page_number(ln.text))
+        items = sum(1 for ln in lines if _ITEM_LINE.match(ln.text))
+        titled = any(_CONTENTS.search(ln.text) and len(ln.text) < 40 for ln in lines[:8])
+        if leaders >= 5 and leaders >= 0.25 * len(lines):
+            out.add(u)
+        elif titled and (numbers + leaders >= 5 or items >= 5):
+            out.add(u)
+        elif items >= 8 and numbers >= 5:
+            out.add(u)
+    return out
+
+
+def _rows(lines: list[Line], skip: set[int]) -> list[_Row]:
+    rows: list[_Row] = []
+    for j, line in enumerate(lines):
+        if j in skip or not line.text:
+            continue
+        italic = _is_italic(line.font)
+        mono = _is_mono(line.font)
+        if rows:
+            r = rows[-1]
+            same_row = r.block == line.block and abs(line.y0 - r.y0) < 0.4 * max(line.size, 1.0) \
+                and line.x0 >= r.x1 - 1.0
+            if same_row:
+                r.text = f"{r.text}  {line.text}"
+                r.x1 = max(r.x1, line.x1)
+                r.y1 = max(r.y1, line.y1)
+                r.bold = r.bold and line.bold
+                r.italic = r.italic and italic
+                r.mono = r.mono and mono
+                if len(line.text) > len(rows[-1].text) // 2:
+                    r.size = max(r.size, line.size)
+                r.members.append(j)
+                continue
+        rows.append(_Row(line.text, line.size, line.bold, italic, mono, line.font, line.x0, line.y0, line.x1,
+                         line.y1, line.char, line.block, j, [j]))
+    return rows
+
+
+def _same_style(a: _Row, b: _Row) -> bool:
+    return abs(a.size - b.size) < 0.3 and a.bold == b.bold and a.italic == b.italic
+
+
+def _caps(text: str) -> bool:
+    letters = [c for c in text if c.isalpha()]
+    return len(letters) >= 2 and all(c.isupper() for c in letters)
+
+
+def _beside(run: list[_Row], lines: list[Line], skip: set[int]) -> bool:
+    """Other text at the same height: a table row (numeric cells) or a figure label (same style)."""
+    row = run[0]
+    own = {j for r in run for j in r.members}
+    for r in run:
+        cells = r.text.split("  ")
+        if len(r.members) >= 3 or (len(cells) > 1 and any(_NUMERIC_CELL.match(c) and any(ch.isdigit() for ch in c)
+                                                           for c in cells[1:])):
+            return True  # column headers or a row of figures
+    for j, line in enumerate(lines):
+        if j in skip or j in own:
+            continue
+        if line.y0 < row.y1 - 1 and line.y1 > row.y0 + 1 and (line.x0 > row.x1 + 8 or line.x1 < row.x0 - 8):
+            if _NUMERIC_CELL.match(line.text) and any(c.isdigit() for c in line.text):
+                if line.x1 < row.x0 and _NUMBER_ONLY.match(line.text):
+                    continue  # a section number printed in its own column
+                return True
+            if abs(line.size - row.size) < 0.3 and line.bold == row.bold and len(line.text) > 1:
+                return True
+    return False
+
+
+def _heading_text(text: str) -> bool:
+    words = text.split()
+    if not words or len(words) > MAX_WORDS or len(text) > MAX_CHARS:
+        return False
+    core = re.sub(r"[\s.\-\u2013\u2014:()0-9]", "", text)
+    letters = sum(c.isalpha() for c in core)
+    if letters < 2 or letters < 0.5 * len(core):
+        return False
+    if text[-1] in ",;:" or (text.endswith(".") and len(words) > 9):
+        return False
+    if is_page_number(text) or (text[0] in "•●▪◦*–—-" and len(words) > 1):
+        return False
+    if _CAPTION.match(text) or _DATE_TEXT.match(text) or _LEADER.search(text) or _CONTINUED.search(text):
+        return False
+    return True
+
+
+def _prominent(row: _Row, body: _Body) -> bool:
+    if row.mono and row.size <= body.size + 0.5:
+        return False
+    if row.size < body.size - 0.3:
+        return False
+    if row.size >= body.size * LARGER:
+        return True
+    return row.bold and not body.bold
+
+
+_is_label = is_label
+
+
+def _page_headings(u: int, rows: list[_Row], lines: list[Line], skip: set[int], body: _Body,
+                   toc_page: bool) -> list[Heading]:
+    out: list[Heading] = []
+    i = 0
+    n = len(rows)
+    center = (body.left + body.right) / 2.0
+    label: tuple[str, int, float, bool] | None = None  # pending label: (text, char, y0, has number)
+    after_label = False
+    while i < n:
+        row = rows[i]
+        # a maximal run of same-style rows, close together, in one block or hanging under the first
+        k = i + 1
+        while k < n and _same_style(rows[k], row) and rows[k].y0 - rows[k - 1].y1 < 0.9 * row.size \
+                and (rows[k].block == row.block or -2 <= rows[k].x0 - row.x0 <= 45
+                     or abs(rows[k].x0 + rows[k].x1 - row.x0 - row.x1) < 30) \
+                and parse_numbering(rows[k].text) is None and not _is_label(rows[k].text) \
+                and not _DATE_ONLY.match(rows[k].text):
+            k += 1
+        run = rows[i:k]
+        text = strip_dates(" ".join(r.text for r in run))
+        prev = rows[i - 1] if i else None
+        starts_block = prev is None or prev.block != row.block or row.y0 - prev.y1 > 0.45 * row.size \
+            or after_label
+        i = k
+        if not text or _DATE_ONLY.match(" ".join(r.text for r in run).strip()):
+            continue  # a revision date beside a section number: the label stays pending
+        after_label = False
+        if label is not None and not label[3] and _NUMBER_WORD.match(text):
+            label = (f"{label[0]} {text}", label[1], label[2], True)
+            after_label = True
+            continue
+        if _is_label(text) and (_prominent(row, body) or _NUMBER_ONLY.match(text)):
+            has_number = bool(_NUMBER_ONLY.match(text)) or len(text.split()) > 1
+            label = (text, run[0].char, run[0].y0, has_number)
+            after_label = True
+            continue
+        max_rows = MAX_ROWS + (1 if row.size > body.size * 1.2 else 0)
+        numbering = parse_numbering(text)
+        prominent = _prominent(row, body) or (
+            numbering is not None and numbering.kind in ("part", "item") and _caps(numbering.label)
+            and row.size >= body.size - 0.3 and not row.mono)
+        ok = prominent and starts_block and len(run) <= max_rows and _heading_text(text) \
+            and not (row.italic and not row.bold and row.size <= body.size * 1.15) \
+            and not _beside(run, lines, skip)
+        if ok and toc_page and not (_CONTENTS.search(text) and not out):
+            ok = False
+        if not ok:
+            if label is not None and not _prominent(row, body):
+                label = None
+            continue
+        char, y0, lab = run[0].char, run[0].y0, None
+        if label is not None and y0 - label[2] < 8 * row.size:
+            lab = label[0]
+            char, y0 = label[1], label[2]
+            text = f"{lab} {text}"
+            numbering = parse_numbering(text) or numbering
+        label = None
+        x1 = max(r.x1 for r in run)
+        centred = abs((run[0].x0 + x1) / 2.0 - center) < 12 and run[0].x0 > body.left + 20
+        style: StyleKey = (round(row.size * 2) / 2, row.bold, _caps(text), centred, _family(row.font))
+        members = tuple(j for r in run for j in r.members)
+        text = _UNITS_NOTE.sub("", text) or text
+        out.append(Heading(u, char, " ".join(text.split()), style, numbering, y0, run[0].x0, len(run), label=lab,
+                           lines=members))
+    return out
+
+
+def scan_headings(doc: SourceDoc, pages: range | None = None, *, skip_pages: set[int] | None = None) -> HeadingScan:
+    """Find the headings of ``pages`` (default: all) and give each a level."""
+    pages = pages if pages is not None else range(len(doc.units))
+    furn, suspects = furniture(doc, pages)
+    body = _body(doc, pages, furn)
+    by_page: dict[int, set[int]] = defaultdict(set)
+    for u, j in furn:
+        by_page[u].add(j)
+    tocs = toc_like_pages(doc, pages, furn) | (skip_pages or set())
+    found: list[Heading] = []
+    for u in pages:
+        lines = doc.lines(u)
+        if not lines:
+            continue
+        skip = by_page.get(u, set())
+        rows = _rows(lines, skip)
+        first = min((ln.char for j, ln in enumerate(lines) if j not in skip), default=0)
+        for h in _page_headings(u, rows, lines, skip, body, u in tocs):
+            h.suspect = any((u, j) in suspects for j in h.lines)
+            if h.char <= first:
+                h.char = 0  # only a running header above it: the section owns the whole page
+            found.append(h)
+    found = _drop_running_titles(found)
+    found = _drop_repeated(found, len(pages))
+    _mark_minor(found, body, len(pages))
+    _assign_levels(found)
+    return HeadingScan(found, body.size, body.bold, tocs, furn)
+
+
+def _key(title: str) -> str:
+    return " ".join(re.sub(r"[^\w]+", " ", strip_numbering(title).casefold()).split())
+
+
+def _drop_running_titles(found: list[Heading]) -> list[Heading]:
+    """A heading-like line in a furniture slot that repeats another heading's title is a running title."""
+    titles = {_key(h.title) for h in found if not h.suspect}
+    return [h for h in found if not (h.suspect and _key(h.title) in titles)]
+
+
+def _drop_repeated(found: list[Heading], pages: int) -> list[Heading]:
+    """The same unnumbered title on many pages is a table or form header, not a section."""
+    need = max(5, int(pages * REPEAT_SHARE))
+    seen: dict[str, set[int]] = defaultdict(set)
+    for h in found:
+        if h.numbering is None:
+            seen[_key(h.title)].add(h.unit)
+    return [h for h in found if h.numbering is not None or len(seen[_key(h.title)]) < need]
+
+
+def _dotted(h: Heading) -> bool:
+    return h.numbering is not None and h.numbering.kind in ("decimal", "exhibit", "section", "appendix", "chapter")
+
+
+def _mark_minor(found: list[Heading], body: _Body, pages: int) -> None:
+    """Body-size unnumbered bold lines are minor where larger heading styles exist; in a document
+    that numbers its sections, unnumbered lines in the style of numbered sub-sections are minor."""
+    larger = {h.unit for h in found if h.style[0] >= body.size * LARGER}
+    if len(larger) >= max(3, pages // 25):  # larger headings on many pages, not just a cover
+        for h in found:
+            if h.numbering is None and not h.style[2] and h.style[0] < body.size * LARGER:
+                h.minor = True
+    major = [h for h in found if not h.minor]
+    numbered = [h for h in major if _dotted(h)]
+    if len(numbered) < 8:
+        return
+    # unnumbered headings smaller than every numbered one sit below the numbered levels
+    smallest = min(h.style[0] for h in numbered)
+    for h in major:
+        if h.numbering is None and h.style[0] < smallest:
+            h.minor = True
+    major = [h for h in major if not h.minor]
+    if len(numbered) < 0.6 * len(major):
+        return
+    top = max(h.style[0] for h in numbered)
+    levels_by_style: dict[StyleKey, set[int]] = defaultdict(set)
+    for h in numbered:
+        nb = h.numbering
+        assert nb is not None
+        levels_by_style[h.style].add(len(nb.parts))
+    for h in major:
+        if h.numbering is not None or h.style[0] > top:
+            continue
+        depths = levels_by_style.get(h.style)
+        if not depths or len(depths) > 1 or min(depths) > min(len(x.numbering.parts) for x in numbered
+                                                             if x.numbering is not None):
+            h.minor = True
+
+
+def _prefix_of(numbers: list[tuple[str, ...]], k: int) -> tuple[str, ...]:
+    heads = Counter(n[:k] for n in numbers if len(n) > k)
+    return heads.most_common(1)[0][0] if heads else ()
+
+
+def _assign_levels(found: list[Heading]) -> None:
+    """Numbering depth where sections are numbered, else the rank of the heading's style."""
+    major = [h for h in found if not h.minor]
+    dotted = [h.numbering.parts for h in major
+              if h.numbering is not None and h.numbering.kind in ("decimal", "exhibit")]
+    prefix = common_prefix(dotted)
+    shared = _prefix_of(dotted, prefix)
+    num_level: dict[int, int] = {}
+    for idx, h in enumerate(found):
+        nb = h.numbering
+        if nb is None:
+            continue
+        if nb.kind in ("decimal", "exhibit"):
+            if prefix >= 2 and nb.parts[:prefix] != shared:
+                h.minor = True  # "3.17.5.5.3" in a manual whose sections are all 2.3.59.x: a cross-reference
+                continue
+            num_level[idx] = max(1, len(nb.parts) - prefix)
+        elif nb.kind in ("chapter", "part", "article"):
+            num_level[idx] = 1
+        elif nb.kind in ("appendix", "section"):
+            num_level[idx] = max(1, nb.depth)
+    per_style: dict[StyleKey, list[int]] = defaultdict(list)
+    counts: Counter[StyleKey] = Counter()
+    for idx, h in enumerate(found):
+        if h.minor:
+            continue
+        counts[h.style] += 1
+        if idx in num_level:
+            per_style[h.style].append(num_level[idx])
+    styles = sorted(counts, key=lambda s: (-s[0], not s[1], not s[2], not s[3]))
+    style_level: dict[StyleKey, int] = {}
+    prev = 0
+    for s in styles:
+        levels = per_style.get(s, [])
+        if levels and len(levels) * 2 >= counts[s]:
+            lvl = Counter(levels).most_common(1)[0][0]
+        else:
+            lvl = prev + 1
+        lvl = min(lvl, MAX_LEVEL)
+        style_level[s] = lvl
+        prev = lvl
+    deepest = max(style_level.values(), default=0)
+    for idx, h in enumerate(found):
+        if h.minor:
+            h.level = min(MAX_LEVEL, deepest + 1)
+        else:
+            h.level = num_level.get(idx, style_level.get(h.style, 1))
+
+
+def heading_marks(doc: SourceDoc, pages: range | None = None, *, skip_pages: set[int] | None = None,
+                  base_level: int = 0, minor: bool = False) -> list[Mark]:
+    """Marks for the headings of ``pages``; levels are offset by ``base_level``."""
+    scan = scan_headings(doc, pages, skip_pages=skip_pages)
+    return to_marks([h for h in scan.headings if minor or not h.minor], base_level=base_level)
+
+
+def to_marks(headings: list[Heading], *, base_level: int = 0) -> list[Mark]:
+    out: list[Mark] = []
+    for h in headings:
+        origin = "numbering" if h.numbering is not None and h.numbering.kind in ("decimal", "exhibit") else "heading"
+        conf = 0.8 if h.numbering is not None else (0.4 if h.minor else 0.6)
+        out.append(Mark(title=h.title, level=h.level + base_level, pos=Pos(h.unit, h.char), origin=origin,
+                        confidence=conf))
+    return out
+
+

@@ -1,0 +1,119 @@
+"""Is a PDF outline worth trusting? Junk entries, flat outlines, partial outlines.
+
+Outlines are written by tools as often as by authors. Merging exhibit files leaves one bookmark per
+file, titled with its file name and aimed at page 1 (``Ex 21 Q4 2022.pdf``); converters flatten
+every level to 1 while the titles still say ``2.3.59.1.1``; some list a handful of chapters for a
+400-page book. This module cleans what can be cleaned (drop file-name entries and lift their
+children, re-level a flat outline from its numbering) and says when the outline should give way
+to detection from the document itself.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+from ..model import OutlineEntry
+from .numbering import common_prefix, parse_numbering, strip_dates
+
+__all__ = [
+    "OutlineVerdict",
+    "assess_outline",
+    "clean_outline",
+    "clean_ground_truth",
+    "is_file_name",
+    "relevel_from_numbering",
+]
+
+_FILE_NAME = re.compile(r"\.(?:pdf|docx?|xlsx?|pptx?|html?|txt|rtf|tiff?|jpe?g|png)\s*$", re.IGNORECASE)
+SAME_PAGE_SHARE = 0.5
+"""An outline with more than this share of its entries aimed at one page is junk."""
+FLAT_NUMBERED_SHARE = 0.3
+"""A depth-1 outline whose titles are numbered this often, at several depths, is re-levelled."""
+
+
+def is_file_name(title: str) -> bool:
+    """``Ex 10.13 Q4 2022.pdf``: a bookmark named after a merged file, not a section."""
+    return bool(_FILE_NAME.search(title))
+
+
+@dataclass
+class OutlineVerdict:
+    """What the outline is worth: ``good``, ``relevelled`` (was flat), ``cleaned`` or ``junk``."""
+
+    entries: list[OutlineEntry]
+    kind: str
+    dropped: int = 0
+    reasons: list[str] = field(default_factory=list)
+
+    @property
+    def usable(self) -> bool:
+        return self.kind != "junk"
+
+
+def clean_outline(entries: list[OutlineEntry], pages: int) -> tuple[list[OutlineEntry], int]:
+    """Drop entries outside the document and file-name entries; lift a dropped entry's children."""
+    out: list[OutlineEntry] = []
+    dropped = 0
+    lift: list[int] = []  # levels of dropped file-name entries still open
+    for e in entries:
+        while lift and e.level <= lift[-1]:
+            lift.pop()
+        if is_file_name(e.title):
+            lift.append(e.level)
+            dropped += 1
+            continue
+        if not 1 <= e.page <= pages:
+            dropped += 1
+            continue
+        level = max(1, e.level - len(lift))
+        out.append(OutlineEntry(level=level, title=e.title, page=e.page, y=e.y))
+    return out, dropped
+
+
+def relevel_from_numbering(entries: list[OutlineEntry]) -> list[OutlineEntry] | None:
+    """Levels from dotted numbering for a flat outline (``2.3.59.1`` -> 1, ``2.3.59.1.1`` -> 2).
+
+    ``None`` when the titles do not carry numbering at more than one depth.
+    """
+    nums = [parse_numbering(strip_dates(e.title)) for e in entries]
+    dotted = [n.parts for n in nums if n is not None and n.kind in ("decimal", "exhibit", "section", "appendix")]
+    if len(dotted) < max(3, FLAT_NUMBERED_SHARE * len(entries)) or len({len(p) for p in dotted}) < 2:
+        return None
+    prefix = common_prefix(dotted)
+    out: list[OutlineEntry] = []
+    for e, n in zip(entries, nums, strict=True):
+        if n is not None and n.kind in ("decimal", "exhibit", "section", "appendix"):
+            level = max(1, len(n.parts) - prefix)
+        else:
+            level = 1
+        out.append(OutlineEntry(level=level, title=e.title, page=e.page, y=e.y))
+    return out
+
+
+def assess_outline(entries: list[OutlineEntry], pages: int) -> OutlineVerdict:
+    """Clean the outline and judge it; ``junk`` means: detect the structure instead."""
+    cleaned, dropped = clean_outline(entries, pages)
+    reasons: list[str] = []
+    if dropped:
+        reasons.append(f"dropped {dropped} outline entries named like files or pointing outside the document")
+    if not cleaned:
+        return OutlineVerdict(cleaned, "junk", dropped, reasons + ["no usable entries"])
+    top_page, top_count = Counter(e.page for e in cleaned).most_common(1)[0]
+    # many bookmarks on one page of a long document (short ones legitimately share pages)
+    if len(cleaned) >= 4 and top_count > SAME_PAGE_SHARE * len(cleaned) and pages >= 2 * len(cleaned):
+        return OutlineVerdict(cleaned, "junk", dropped,
+                              reasons + [f"{top_count} of {len(cleaned)} entries point at page {top_page}"])
+    if max(e.level for e in cleaned) == 1:
+        relevelled = relevel_from_numbering(cleaned)
+        if relevelled is not None:
+            return OutlineVerdict(relevelled, "relevelled", dropped,
+                                  reasons + ["flat outline re-levelled from the numbering in its titles"])
+    return OutlineVerdict(cleaned, "cleaned" if dropped else "good", dropped, reasons)
+
+
+def clean_ground_truth(entries: list[OutlineEntry], pages: int) -> list[OutlineEntry]:
+    """The outline as evaluation ground truth: file-name entries dropped, flat numbering re-levelled."""
+    verdict = assess_outline(entries, pages)
+    return verdict.entries

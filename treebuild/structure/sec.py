@@ -1,0 +1,154 @@
+"""SEC filings (10-K, 10-Q): ``PART I`` .. ``PART IV`` and ``Item 1.``, ``Item 1A.``, ``Item 7A.`` ...
+
+The form prescribes these headings, so they are recognised by pattern on the body pages rather
+than by typography alone: Parts are level 1, Items level 2. Only lines that open a block count,
+so a cross reference in running text ("see Item 7") never does, and pages that list the Items
+(the printed TOC, a cross-reference index) are skipped. Each Part and each Item of a Part is kept
+once, in form order: an out-of-order repeat is a quotation, not a section.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..model import Line, SourceDoc
+
+__all__ = ["SecHeading", "sec_headings", "is_filing", "item_order", "PART_LEVEL", "ITEM_LEVEL", "END_TITLES"]
+
+PART_LEVEL = 1
+ITEM_LEVEL = 2
+END_TITLES = re.compile(r"^(?:signatures?|exhibit index|index to exhibits|power of attorney)\.?$", re.IGNORECASE)
+"""Sections the form places after the last Part: top level, not inside Item 16."""
+
+_PART = re.compile(r"^part\s+(?P<num>iv|iii|ii|i|[1-4])\b\.?(?:\s*[-\u2013\u2014:.]\s*|\s+|$)(?P<rest>.*)$",
+                   re.IGNORECASE)
+_ITEM = re.compile(r"^item\s+(?P<num>[0-9]{1,2}[a-c]?(?:\([a-z0-9]\))?)(?:\s*[.:\-\u2013\u2014]\s*|\s+|$)(?P<rest>.*)$",
+                   re.IGNORECASE)
+_COVER = re.compile(r"\bform\s+(?:10-k|10-q|20-f|40-f|8-k|10-kt|10-qt)\b", re.IGNORECASE)
+_COMMISSION = re.compile(r"securities\s+and\s+exchange\s+commission", re.IGNORECASE)
+_ROMAN = {"i": 1, "ii": 2, "iii": 3, "iv": 4, "1": 1, "2": 2, "3": 3, "4": 4}
+_NOT_TITLE = re.compile(r"^(?:of|and|or|in|to|the|for|as|which|above|below|herein|hereof|this)\b", re.IGNORECASE)
+
+
+@dataclass(slots=True)
+class SecHeading:
+    """A Part or Item heading found on a body page."""
+
+    kind: str  # "part" | "item"
+    label: str  # "II", "7A"
+    title: str
+    unit: int
+    char: int
+    lines: tuple[int, ...]
+    part: int = 0  # the Part it belongs to (1..4), 0 when the filing prints no Parts
+
+    @property
+    def level(self) -> int:
+        return PART_LEVEL if self.kind == "part" else ITEM_LEVEL
+
+
+def item_order(label: str) -> tuple[int, str]:
+    """``"7A"`` -> ``(7, "a")`` so Items compare in form order."""
+    m = re.match(r"([0-9]+)(.*)", label)
+    return (int(m.group(1)), m.group(2).casefold()) if m else (0, label.casefold())
+
+
+def is_filing(doc: SourceDoc) -> bool:
+    """An SEC periodic report: its cover names the Commission and the form."""
+    head = "\n".join(u.text for u in doc.units[:2])
+    return bool(_COVER.search(head) and _COMMISSION.search(head))
+
+
+def _caps_word(text: str, word: str) -> bool:
+    return text[: len(word)] == word.upper()
+
+
+def _title_after(lines: list[Line], j: int, rest: str) -> tuple[str, list[int]]:
+    """The heading's title: the rest of its line, else the text beside it or on the next line."""
+    line = lines[j]
+    used = [j]
+    if rest:
+        return rest, used
+    for k in range(j + 1, min(j + 4, len(lines))):
+        nxt = lines[k]
+        beside = abs(nxt.y0 - line.y0) < 0.5 * line.size and nxt.x0 > line.x1 - 1
+        below = nxt.block == line.block and 0 <= nxt.y0 - line.y1 < 1.2 * line.size and (nxt.bold or nxt.text.isupper())
+        if beside or below:
+            used.append(k)
+            return nxt.text.strip(), used
+        if nxt.y0 > line.y1 + line.size:
+            break
+    return "", used
+
+
+def sec_headings(doc: SourceDoc, pages: range | None = None, *, skip_pages: set[int] | None = None,
+                 skip_lines: set[tuple[int, int]] | None = None, body_size: float = 0.0) -> list[SecHeading]:
+    """Part and Item headings of the body pages in document order, each kept once in form order."""
+    pages = pages if pages is not None else range(len(doc.units))
+    skip_pages = skip_pages or set()
+    skip_lines = skip_lines or set()
+    found: list[SecHeading] = []
+    for u in pages:
+        if u in skip_pages:
+            continue
+        lines = doc.lines(u)
+        prev: Line | None = None
+        for j, line in enumerate(lines):
+            if (u, j) in skip_lines:
+                continue
+            text = " ".join(line.text.split())
+            starts = prev is None or prev.block != line.block or line.y0 - prev.y1 > 0.45 * line.size \
+                or (abs(line.y0 - prev.y0) < 0.5 * line.size and prev.x1 < line.x0)
+            prev = line
+            if not starts or len(text) > 160:
+                continue
+            m = _PART.match(text)
+            kind = "part"
+            if m is None:
+                m = _ITEM.match(text)
+                kind = "item"
+            if m is None:
+                continue
+            word = "PART" if kind == "part" else "ITEM"
+            if not (line.bold or _caps_word(text, word) or (body_size and line.size > body_size * 1.08)):
+                continue
+            rest = m.group("rest").strip()
+            if rest and (rest[0].islower() or _NOT_TITLE.match(rest)):
+                continue  # "Item 15 of this Annual Report ...": a reference, not a heading
+            if kind == "item" and rest.endswith(".") and len(rest.split()) > 12:
+                continue
+            title_rest, used = _title_after(lines, j, rest)
+            label = m.group("num").upper()
+            head = text[: m.start("rest")].strip() if rest else text
+            title = f"{head} {title_rest}".strip() if title_rest and not rest else text
+            found.append(SecHeading(kind, label, " ".join(title.split()), u, line.char, tuple(used)))
+    return _in_form_order(found)
+
+
+def _in_form_order(found: list[SecHeading]) -> list[SecHeading]:
+    out: list[SecHeading] = []
+    part = 0
+    last_item: tuple[int, str] | None = None
+    seen: set[tuple[int, str]] = set()
+    for h in found:
+        if h.kind == "part":
+            n = _ROMAN.get(h.label.casefold(), 0)
+            if n <= part:
+                continue
+            part = n
+            last_item = None
+            h.part = n
+            out.append(h)
+            continue
+        key = item_order(h.label)
+        if (part, h.label) in seen or (last_item is not None and key <= last_item):
+            continue
+        seen.add((part, h.label))
+        last_item = key
+        h.part = part
+        out.append(h)
+    items = [h for h in out if h.kind == "item"]
+    if len(items) < 3:
+        return []
+    return out
