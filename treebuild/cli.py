@@ -7,6 +7,7 @@ naming the file and cause to stderr and exit 1; they never show a traceback.
 from __future__ import annotations
 
 import json
+import shutil
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -23,7 +24,8 @@ __all__ = ["app", "main"]
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="Turn long documents into table-of-contents trees stored as versioned Parquet.")
-out = Console(soft_wrap=True)
+_WIDTH = shutil.get_terminal_size(fallback=(200, 24)).columns  # wide tables when piped
+out = Console(soft_wrap=True, width=_WIDTH)
 err = Console(stderr=True, soft_wrap=True)
 
 StoreOpt = Annotated[Path | None, typer.Option("--store", envvar="TREEBUILD_STORE",
