@@ -47,11 +47,13 @@ def tree_rows(tree: Tree, *, doc_id: str, version: int, load_id: str, created_at
         "builder_version": str(tree.stats.get("builder_version", "")),
         "method": tree.method,
         "description": tree.description,
+        "description_key": tree.description_key,
         "model": tree.model,
         "calls": u.calls,
         "prompt_tokens": u.prompt_tokens,
         "completion_tokens": u.completion_tokens,
         "cost_usd": u.cost_usd,
+        "retries": u.retries,
         "failures": _map(u.failures),
         "reused_summaries": u.reused,
         "build_seconds": float(tree.stats.get("seconds", 0.0)),
@@ -130,10 +132,11 @@ def load_tree(tree_row: dict[str, Any], nodes: pa.Table, units: pa.Table) -> Tre
     failures = {k: int(v) for k, v in (tree_row["failures"] or [])}
     usage = Usage(calls=tree_row["calls"] or 0, prompt_tokens=tree_row["prompt_tokens"] or 0,
                   completion_tokens=tree_row["completion_tokens"] or 0, cost_usd=tree_row["cost_usd"] or 0.0,
-                  failures=failures, reused=tree_row["reused_summaries"] or 0)
+                  failures=failures, reused=tree_row["reused_summaries"] or 0, retries=tree_row.get("retries") or 0)
     return Tree(
         doc=doc, roots=roots, method=tree_row["method"], settings=json.loads(tree_row["settings"] or "{}"),
-        stats=json.loads(tree_row["stats"] or "{}"), description=tree_row["description"], model=tree_row["model"],
+        stats=json.loads(tree_row["stats"] or "{}"), description=tree_row["description"],
+        description_key=tree_row.get("description_key"), model=tree_row["model"],
         usage=usage, warnings=list(tree_row["warnings"] or []), doc_id=tree_row["doc_id"],
         version=tree_row["version"], meta=dict(tree_row["meta"] or []),
     )

@@ -207,8 +207,14 @@ class Store:
         return None
 
     def summaries(self, doc_id: str) -> dict[str, str]:
-        """``summary_key -> summary`` from every stored version of a document (for reuse)."""
+        """``summary_key -> summary`` (and description keys) from every stored version of a document."""
         out: dict[str, str] = {}
+        trees = self._tree_table(doc_id)
+        if "description_key" in trees.column_names:
+            for key, text in zip(trees["description_key"].to_pylist(), trees["description"].to_pylist(),
+                                 strict=True):
+                if key and text:
+                    out[key] = text
         for v in self.versions(doc_id):
             path = self._file("nodes", doc_id, v.version)
             table = pq.read_table(path, columns=["summary_key", "summary"])
