@@ -10,7 +10,7 @@ and answers every request deterministically, so the economy is measured offline 
 litellm path. With ``--model`` (and ``--api-base`` for vLLM, llama.cpp, Ollama ...) a real model is
 used and the summaries it writes can be printed with ``--show``.
 
-    .venv/bin/python bench/llm_economy.py /work/shared/corpus/pdf [--only ADOBE] [--limit 5]
+    .venv/bin/python bench/llm_economy.py /work/shared/corpus/pdf [--only ADOBE] [--limit 5] [--structure]
     .venv/bin/python bench/llm_economy.py CORPUS --model openai/qwen2.5 --api-base http://127.0.0.1:8000/v1
 """
 
@@ -54,6 +54,7 @@ class Row:
     failures: dict[str, int]
     rebuild_calls: int
     structure_calls: int
+    structure_tokens: int
     seconds: float
 
     @property
@@ -86,18 +87,16 @@ def loopback_responder() -> Any:
     return respond
 
 
-def measure(path: Path, config: ModelConfig, *, show: bool) -> Row:
+def measure(path: Path, config: ModelConfig, *, show: bool, structure_all: bool = False) -> Row:
     doc = read(path)
     settings = BuildSettings(model=config.model)
     t0 = time.perf_counter()
     tree = build_doc(doc, settings, model_config=config)
     seconds = time.perf_counter() - t0
     again = build_doc(doc, settings, model_config=config, cache=DictCache().add(tree))
-    structure_calls = 0
-    if tree.method in NO_STRUCTURE:
-        usage = Usage()
-        model_structure(doc, config, usage)
-        structure_calls = usage.calls
+    structure = Usage()
+    if structure_all or tree.method in NO_STRUCTURE:
+        model_structure(doc, config, structure)
     if show:
         print(f"\n## {path.name}: {tree.description}")
         for node in tree.walk():
@@ -106,7 +105,8 @@ def measure(path: Path, config: ModelConfig, *, show: bool) -> Row:
     return Row(name=path.name, pages=doc.page_count or len(doc.units), nodes=len(list(tree.walk())),
                method=tree.method, doc_tokens=count_tokens("\n".join(x.text for x in doc.units)), calls=u.calls,
                prompt_tokens=u.prompt_tokens, completion_tokens=u.completion_tokens, failures=dict(u.failures),
-               rebuild_calls=again.usage.calls, structure_calls=structure_calls, seconds=seconds)
+               rebuild_calls=again.usage.calls, structure_calls=structure.calls,
+               structure_tokens=structure.prompt_tokens, seconds=seconds)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -118,6 +118,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", help="only files whose name contains this")
     parser.add_argument("--limit", type=int, help="at most this many files")
     parser.add_argument("--show", action="store_true", help="print every summary")
+    parser.add_argument("--structure", action="store_true",
+                        help="measure the model structure fallback on every document, as if none had structure")
     args = parser.parse_args(argv)
 
     files = sorted(p for p in args.corpus.rglob("*") if p.suffix.lower() in SUPPORTED_SUFFIXES)
@@ -134,20 +136,22 @@ def main(argv: list[str] | None = None) -> int:
         config = ModelConfig(model="openai/test", api_base=server.url, api_key="x")
     print(f"model {config.model} | tokens counted with {encoding_name()} | {len(files)} files")
     header = (f"{'file':44} {'pages':>5} {'nodes':>5} {'method':9} {'doc tok':>8} {'calls':>5} {'/100p':>6} "
-              f"{'in tok':>8} {'ratio':>5} {'out tok':>7} {'again':>5} {'struct':>6} {'sec':>6}  failures")
+              f"{'in tok':>8} {'ratio':>5} {'out tok':>7} {'again':>5} {'struct':>6} {'st tok':>7} {'sec':>6}  "
+              "failures")
     print(header)
     rows: list[Row] = []
     try:
         for path in files:
             try:
-                row = measure(path, config, show=args.show)
+                row = measure(path, config, show=args.show, structure_all=args.structure)
             except Exception as exc:  # keep measuring the rest; say which file and why
                 print(f"{path.name[:44]:44} failed: {type(exc).__name__}: {exc}")
                 continue
             rows.append(row)
             print(f"{row.name[:44]:44} {row.pages:5d} {row.nodes:5d} {row.method[:9]:9} {row.doc_tokens:8d} "
                   f"{row.calls:5d} {row.per_100_pages:6.1f} {row.prompt_tokens:8d} {row.ratio:5.2f} "
-                  f"{row.completion_tokens:7d} {row.rebuild_calls:5d} {row.structure_calls:6d} {row.seconds:6.1f}  "
+                  f"{row.completion_tokens:7d} {row.rebuild_calls:5d} {row.structure_calls:6d} "
+                  f"{row.structure_tokens:7d} {row.seconds:6.1f}  "
                   f"{row.failures or ''}", flush=True)
     finally:
         if server is not None:
@@ -161,7 +165,8 @@ def main(argv: list[str] | None = None) -> int:
               f"({100 * calls / pages:.1f} per 100 pages), "
               f"input {prompt} / document {doc} tokens = {prompt / doc:.2f} (target <= 1.10; max per document "
               f"{max(r.ratio for r in rows):.2f}), rebuild requests {sum(r.rebuild_calls for r in rows)}, "
-              f"structure requests {sum(r.structure_calls for r in rows)}")
+              f"structure requests {sum(r.structure_calls for r in rows)} "
+              f"({sum(r.structure_tokens for r in rows)} input tokens)")
     return 0
 
 

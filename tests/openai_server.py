@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import json
 import re
+import select
+import socket
 import threading
 import time
 from collections import deque
@@ -31,7 +33,7 @@ from typing import Any
 
 from treebuild.llm.tokens import count_tokens
 
-__all__ = ["OpenAIServer", "Reply", "Request", "echo_summaries", "summary_for", "asked_ids"]
+__all__ = ["OpenAIServer", "Reply", "Request", "echo_summaries", "summary_for", "asked_ids", "max_overlap"]
 
 
 @dataclass
@@ -56,12 +58,13 @@ class Reply:
 
 @dataclass
 class Request:
-    """A request the server received: path, headers, parsed JSON body and arrival time."""
+    """A request the server received: path, headers (lower-case names), parsed JSON body, arrival time."""
 
     path: str
     headers: dict[str, str]
     body: dict[str, Any]
-    at: float
+    at: float  # time.monotonic() on arrival
+    done: float | None = None  # when the answer was sent (or the client hung up)
 
     @property
     def messages(self) -> list[dict[str, Any]]:
@@ -82,28 +85,39 @@ class Request:
 
 Responder = Callable[[Request], "Reply | str"]
 
-_ASK = re.compile(r"^\s*(?:Summarise|Summarize)[^:\n]*:\s*(.+)$", re.MULTILINE | re.IGNORECASE)
-_ID = re.compile(r"\b(\d{4}|document)\b")
+_ASK = re.compile(r"^Ids:\s*(.+)$", re.MULTILINE)
+_ID = re.compile(r"\b(\d{4,}|document)\b")
 
 
 def asked_ids(request: Request) -> list[str]:
-    """The ids a summary request asks for (its ``Summarise ...: 0001, 0002`` line)."""
+    """The ids a summary request asks for (its last ``Ids: 0001, 0002`` line)."""
     found = _ASK.findall(request.user)
     return _ID.findall(found[-1]) if found else []
 
 
-def summary_for(node_id: str, request: Request) -> str:
-    """The deterministic summary :func:`echo_summaries` gives ``node_id`` for ``request``."""
+def summary_for(node_id: str, request: Request, words: int = 0) -> str:
+    """The deterministic summary :func:`echo_summaries` gives ``node_id`` for ``request``.
+
+    With ``words``, it is padded to ``words`` words with every other word that follows the id's
+    marker (``[0003]``) in the prompt: about a real summary's length and vocabulary, never a
+    verbatim copy of the section's text.
+    """
     import hashlib
 
     digest = hashlib.sha256(f"{node_id}\n{request.user}".encode()).hexdigest()[:8]
-    return f"Model summary {digest} of {node_id}."
+    base = f"Model summary {digest} of {node_id}."
+    if not words:
+        return base
+    after = request.user.split(f"[{node_id}]", 1)
+    source = (after[1] if len(after) == 2 else request.user).split()
+    filler = (source[::2] + ["etc."] * words)[: max(0, words - 5)]
+    return f"{base} {' '.join(filler)}"
 
 
-def echo_summaries(request: Request) -> Reply:
+def echo_summaries(request: Request, words: int = 0) -> Reply:
     """Answer a treebuild summary request with ``{id: summary}`` JSON for every id it asks."""
     ids = asked_ids(request)
-    return Reply(content=json.dumps({i: summary_for(i, request) for i in ids}))
+    return Reply(content=json.dumps({i: summary_for(i, request, words) for i in ids}))
 
 
 class OpenAIServer:
@@ -113,6 +127,8 @@ class OpenAIServer:
         self.responder: Responder = responder or echo_summaries
         self.model = model
         self.requests: list[Request] = []
+        self.in_flight = 0
+        self.max_in_flight = 0  # most chat requests being answered at the same time
         self._queue: deque[Reply | str] = deque()
         self._lock = threading.Lock()
         self._stop = threading.Event()
@@ -169,6 +185,7 @@ class OpenAIServer:
         with self._lock:
             self.requests.clear()
             self._queue.clear()
+            self.max_in_flight = self.in_flight
 
     @property
     def chat_requests(self) -> list[Request]:
@@ -183,8 +200,29 @@ class OpenAIServer:
         reply = scripted if scripted is not None else self.responder(request)
         return Reply(content=reply) if isinstance(reply, str) else reply
 
-    def _wait(self, seconds: float) -> None:
-        self._stop.wait(seconds)
+    def _enter(self) -> None:
+        with self._lock:
+            self.in_flight += 1
+            self.max_in_flight = max(self.max_in_flight, self.in_flight)
+
+    def _leave(self) -> None:
+        with self._lock:
+            self.in_flight -= 1
+
+    def _wait(self, seconds: float, connection: socket.socket) -> bool:
+        """Sleep up to ``seconds``; False as soon as the client hangs up (it timed out) or on close."""
+        deadline = time.monotonic() + seconds
+        while (left := deadline - time.monotonic()) > 0:
+            if self._stop.wait(min(left, 0.05)):
+                return False
+            readable, _, _ = select.select([connection], [], [], 0)
+            if readable:
+                try:
+                    if connection.recv(1, socket.MSG_PEEK) == b"":
+                        return False
+                except OSError:
+                    return False
+        return True
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -211,10 +249,20 @@ class _Handler(BaseHTTPRequestHandler):
         if not self.path.rstrip("/").endswith("/chat/completions"):
             self._send(404, _error(f"no route {self.path}", "invalid_request_error"))
             return
-        request = Request(path=self.path, headers=dict(self.headers.items()), body=body, at=time.monotonic())
+        request = Request(path=self.path, headers={k.lower(): v for k, v in self.headers.items()}, body=body,
+                          at=time.monotonic())
+        self.owner._enter()
+        try:
+            self._answer(request)
+        finally:
+            request.done = time.monotonic()
+            self.owner._leave()
+
+    def _answer(self, request: Request) -> None:
         reply = self.owner._reply_for(request)
-        if reply.delay:
-            self.owner._wait(reply.delay)
+        if reply.delay and not self.owner._wait(reply.delay, self.connection):
+            self.close_connection = True
+            return
         if reply.body is not None:
             self._send_raw(reply.status, reply.body.encode(), reply.headers)
         elif reply.status != 200:
@@ -258,6 +306,17 @@ class _Handler(BaseHTTPRequestHandler):
             self.wfile.write(data)
         except (BrokenPipeError, ConnectionResetError):
             pass  # the client gave up (timeout); nothing to answer
+
+
+def max_overlap(requests: list[Request]) -> int:
+    """Most of ``requests`` being answered at the same moment."""
+    events = sorted([(r.at, 1) for r in requests] + [(r.done or float("inf"), -1) for r in requests],
+                    key=lambda e: (e[0], e[1]))
+    best = current = 0
+    for _, step in events:
+        current += step
+        best = max(best, current)
+    return best
 
 
 def _error(message: str, kind: str) -> dict[str, Any]:

@@ -161,6 +161,7 @@ class Usage:
     cost_usd: float = 0.0
     failures: dict[str, int] = field(default_factory=dict)
     reused: int = 0
+    retries: int = 0  # requests sent again after a 429, 5xx, timeout or connection error
 
     def add_failure(self, kind: str) -> None:
         self.failures[kind] = self.failures.get(kind, 0) + 1
@@ -238,6 +239,7 @@ class Tree:
     settings: dict[str, Any] = field(default_factory=dict)
     stats: dict[str, Any] = field(default_factory=dict)
     description: str | None = None
+    description_key: str | None = None  # like Node.summary_key, for reusing the description
     model: str | None = None
     usage: Usage = field(default_factory=Usage)
     warnings: list[str] = field(default_factory=list)

@@ -25,11 +25,13 @@ class BuildSettings(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     ignore_outline: bool = False
-    max_node_pages: int = Field(10, ge=1)
-    max_node_tokens: int = Field(20_000, ge=100)
+    max_node_pages: int = Field(default=10, ge=1)
+    max_node_tokens: int = Field(default=20_000, ge=100)
     subdivide: bool = True
     model: str = OFFLINE_MODEL
-    prompt_version: str = "1"
+    # Defaults to the version of the prompts in ``treebuild.summarize.prompts`` so that changing
+    # a prompt there makes a new tree version; summary keys include it too.
+    prompt_version: str = Field(default_factory=lambda: _prompt_version())
     structure_fallback: bool = False  # ask the model for sections when nothing else is found
 
     def hash(self) -> str:
@@ -37,19 +39,38 @@ class BuildSettings(BaseModel):
 
 
 class ModelConfig(BaseSettings):
-    """How to reach the model: read from ``TREEBUILD_*`` environment variables or flags."""
+    """How to reach the model: read from ``TREEBUILD_*`` environment variables or flags.
+
+    ``model`` is a litellm model id (``openai/gpt-4o-mini``, ``ollama/llama3.1``, ``openai/NAME``
+    with ``api_base`` for any OpenAI-compatible server such as vLLM or llama.cpp), or
+    ``extractive`` for the offline default. The ``max_*`` fields are a per-document budget:
+    when one is reached the remaining nodes keep their extractive summaries.
+    """
 
     model_config = SettingsConfigDict(env_prefix="TREEBUILD_", extra="ignore")
 
     model: str = OFFLINE_MODEL
     api_base: str | None = None
     api_key: str | None = None
-    timeout: float = 60.0
-    max_retries: int = 3
-    concurrency: int = 4
-    max_calls: int | None = None
-    max_tokens: int | None = None
-    max_seconds: float | None = None
+    timeout: float = Field(default=60.0, gt=0)  # seconds per request
+    max_retries: int = Field(default=3, ge=0)  # retries on 429, 5xx, timeouts and connection errors
+    backoff: float = Field(default=1.0, ge=0)  # first retry wait in seconds; doubles each retry (Retry-After wins)
+    concurrency: int = Field(default=4, ge=1)  # requests in flight at once
+    temperature: float = 0.0
+    max_calls: int | None = Field(default=None, ge=0)  # requests sent per document, retries included
+    max_tokens: int | None = Field(default=None, ge=0)  # prompt + completion tokens per document
+    max_seconds: float | None = Field(default=None, gt=0)  # wall-clock seconds of model work per document
+
+    @property
+    def offline(self) -> bool:
+        """True for the extractive default: no model, no network."""
+        return self.model == OFFLINE_MODEL
+
+
+def _prompt_version() -> str:
+    from .summarize.prompts import PROMPT_VERSION
+
+    return PROMPT_VERSION
 
 
 def settings_hash(values: dict[str, Any]) -> str:

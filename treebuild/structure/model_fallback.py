@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from pydantic import BaseModel, Field
 from rapidfuzz import fuzz
@@ -82,7 +83,7 @@ def model_structure(doc: SourceDoc, config: ModelConfig, usage: Usage, *, transp
     shown_lines = [[line for line in lines if _key(line.text) not in repeated] for lines in pages]
     windows = _windows(shown_lines, policy.structure_window_tokens)
     client = ModelClient(config, usage, transport=transport)
-    title = (doc.title or "").strip() or doc.path.rsplit("/", 1)[-1]
+    title = (doc.title or "").strip() or Path(doc.path).name
 
     async def ask() -> list[ProposedSections | None]:
         async def one(window: list[int]) -> ProposedSections | None:

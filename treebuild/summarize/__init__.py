@@ -1,20 +1,34 @@
-"""Summaries and document description (placeholder; issue 4)."""
+"""Summaries and the document description (issue 4).
+
+``summarize_tree`` is the one entry point the pipeline calls. With the offline default
+(``model == "extractive"``) every summary is extractive: deterministic, no key, no network.
+With a litellm model id, summaries are made bottom-up so that each token of the document is
+read about once, reused from earlier versions by ``summary_key``, within the per-document
+budget of :class:`~treebuild.settings.ModelConfig`; any failure keeps the extractive summary.
+"""
 
 from __future__ import annotations
 
-from typing import Protocol
-
+from ..llm.transport import Transport
 from ..model import Tree
 from ..settings import ModelConfig
+from .bottomup import Summarizer, SummaryCache
+from .keys import summary_key
+from .prompts import PROMPT_VERSION
 
-__all__ = ["SummaryCache", "summarize_tree"]
-
-
-class SummaryCache(Protocol):
-    """Summaries made earlier, looked up by ``summary_key`` (text hash, model, prompt version)."""
-
-    def get(self, key: str) -> str | None: ...
+__all__ = ["SummaryCache", "summarize_tree", "summary_key", "PROMPT_VERSION"]
 
 
-def summarize_tree(tree: Tree, config: ModelConfig, cache: SummaryCache | None = None) -> None:
-    """Fill ``summary``, ``summary_origin``, ``summary_key`` on every node and the description."""
+def summarize_tree(tree: Tree, config: ModelConfig, cache: SummaryCache | None = None, *,
+                   transport: Transport | None = None) -> None:
+    """Fill ``summary``, ``summary_origin``, ``summary_key`` on every node, the description and usage.
+
+    ``config.model`` decides the model (``tree.model`` is set to it); the prompt version comes
+    from the tree's build settings. Failures and budget stops become ``tree.warnings``.
+    """
+    version = str(tree.settings.get("prompt_version") or PROMPT_VERSION)
+    built_for = tree.settings.get("model")
+    if built_for and built_for != config.model:
+        tree.warnings.append(f"summaries use model {config.model!r} but the build settings name {built_for!r}; "
+                             "pass the same model to both so the version records what made the summaries")
+    Summarizer(tree, config, cache, transport=transport, prompt_version=version).run()

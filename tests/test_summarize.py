@@ -1,0 +1,500 @@
+"""Summaries: the offline extractive default, and bottom-up model summaries through the real
+litellm path against a loopback OpenAI-compatible server, on a realistic generated annual
+report (PDF with an outline, running headers, page numbers, sections from one line to several
+pages): economy (input tokens against the document's), reuse across versions, failures and
+budgets."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import subprocess
+import sys
+import textwrap
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pymupdf
+import pytest
+from openai_server import OpenAIServer, Reply, Request, asked_ids, echo_summaries, summary_for
+
+from treebuild.llm.tokens import count_tokens
+from treebuild.model import Node, Tree
+from treebuild.pipeline import build
+from treebuild.settings import BuildSettings, ModelConfig
+from treebuild.summarize import summary_key
+from treebuild.summarize.bottomup import SummaryAnswer
+from treebuild.summarize.extractive import normalize
+
+MODEL = "openai/test"
+WORDS = 45  # the loopback model's summaries are about as long as a real model's
+
+COMMON = """the company its our we operations during year fiscal period results compared increase decrease primarily
+due higher lower million billion percent net total revenue sales cost expenses income customers products market
+business management financial reported segment quarter growth related certain including approximately amounts
+continued impact factors significant changes effect levels expect future may could would our plans current prior
+""".split()
+
+
+@dataclass(frozen=True)
+class Sec:
+    level: int
+    title: str
+    sentences: int
+    topic: tuple[str, ...] = ()
+    text: str | None = None  # fixed body instead of generated sentences
+
+
+REPORT = [
+    Sec(1, "PART I", 1, ("annual", "report")),
+    Sec(2, "Item 1. Business", 5, ("enterprise", "platform")),
+    Sec(3, "Overview", 14, ("headquarters", "founded", "subscribers")),
+    Sec(3, "Products and Services", 22, ("photonics", "lithography", "wafers")),
+    Sec(3, "Competition", 16, ("rivals", "pricing", "differentiation")),
+    Sec(3, "Human Capital", 12, ("employees", "retention", "diversity")),
+    Sec(2, "Item 1A. Risk Factors", 3, ("uncertainties", "investors")),
+    Sec(3, "Risks Related to Our Supply Chain", 34, ("suppliers", "shortages", "logistics")),
+    Sec(3, "Risks Related to Cybersecurity", 30, ("breaches", "ransomware", "encryption")),
+    Sec(3, "Risks Related to Regulation", 28, ("regulators", "antitrust", "compliance")),
+    Sec(2, "Item 1B. Unresolved Staff Comments", 0, text="None."),
+    Sec(2, "Item 2. Properties", 5, ("campus", "leased", "square")),
+    Sec(2, "Item 3. Legal Proceedings", 9, ("litigation", "plaintiffs", "settlement")),
+    Sec(1, "PART II", 1, ("financial", "information")),
+    Sec(2, "Item 5. Market for Common Equity", 10, ("dividends", "repurchases", "shareholders")),
+    Sec(2, "Item 7. Management's Discussion and Analysis", 4, ("discussion", "analysis")),
+    Sec(3, "Results of Operations", 190, ("backlog", "bookings", "gross-margin")),
+    Sec(3, "Liquidity and Capital Resources", 40, ("liquidity", "borrowings", "covenants")),
+    Sec(3, "Critical Accounting Estimates", 30, ("estimates", "impairment", "goodwill")),
+    Sec(2, "Item 8. Financial Statements", 2, ("statements", "audited")),
+    Sec(3, "Note 1. Accounting Policies", 36, ("consolidation", "policies", "recognition")),
+    Sec(3, "Note 2. Revenue", 26, ("contracts", "obligations", "deferred")),
+    Sec(3, "Note 3. Leases", 20, ("lessee", "right-of-use", "leases")),
+    Sec(3, "Note 4. Income Taxes", 24, ("taxes", "deferred-tax", "jurisdictions")),
+    Sec(3, "Note 5. Debt", 22, ("notes", "maturities", "indenture")),
+    Sec(1, "PART III", 1, ("governance", "proxy")),
+    Sec(2, "Item 10. Directors and Executive Officers", 12, ("directors", "officers", "board")),
+    Sec(2, "Item 11. Executive Compensation", 3, ("compensation", "awards")),
+    Sec(1, "PART IV", 0, text="Exhibits and financial statement schedules are listed in the index."),
+]
+
+
+def _sentences(rng: random.Random, topic: tuple[str, ...], n: int) -> str:
+    out = []
+    for _ in range(n):
+        words = [rng.choice(topic) if topic and rng.random() < 0.25 else rng.choice(COMMON)
+                 for _ in range(rng.randint(10, 20))]
+        out.append(" ".join(words).capitalize() + ".")
+    return " ".join(out)
+
+
+def write_report(path: Path, sections: list[Sec] = REPORT, *, edits: dict[str, str] | None = None,
+                 seed: int = 7) -> tuple[Path, dict[str, str]]:
+    """A PDF annual report with an outline; returns it and each section's body text."""
+    rng = random.Random(seed)
+    doc = pymupdf.open()
+    toc: list[list[object]] = []
+    bodies: dict[str, str] = {}
+    state = {"page": None, "y": 0.0}
+
+    def footer() -> None:
+        if state["page"] is not None:
+            state["page"].insert_text((290, 770), f"Page {doc.page_count}", fontsize=8, fontname="helv")
+
+    def new_page() -> None:
+        footer()
+        page = doc.new_page(width=612, height=792)
+        page.insert_text((72, 40), "ACME Photonics Inc. | Annual Report 2025", fontsize=8, fontname="helv")
+        state["page"], state["y"] = page, 90.0
+
+    def line(text: str, size: float, bold: bool, gap: float) -> None:
+        if state["page"] is None or state["y"] > 740:
+            new_page()
+        state["page"].insert_text((72, state["y"]), text, fontsize=size, fontname="hebo" if bold else "helv")
+        state["y"] += gap
+
+    for sec in sections:
+        body = sec.text if sec.text is not None else _sentences(rng, sec.topic, sec.sentences)
+        if edits and sec.title in edits:
+            body = f"{body} {edits[sec.title]}"
+        bodies[sec.title] = body
+        if state["page"] is not None and state["y"] > 700:
+            new_page()
+        state["y"] += 14
+        line(sec.title, 14, True, 24)
+        page = state["page"]
+        toc.append([sec.level, sec.title, page.number + 1,
+                    {"kind": pymupdf.LINK_GOTO, "page": page.number, "to": pymupdf.Point(72, state["y"] - 40)}])
+        for paragraph in textwrap.wrap(body, 700):
+            for text in textwrap.wrap(paragraph, 92):
+                line(text, 10, False, 13)
+            state["y"] += 8
+    footer()
+    doc.set_toc(toc)
+    doc.set_metadata({"title": "ACME Photonics Annual Report 2025"})
+    doc.save(path)
+    doc.close()
+    return path, bodies
+
+
+class DictCache(dict[str, str]):
+    """The store's SummaryCache, kept in memory: summary_key -> summary."""
+
+    @classmethod
+    def of(cls, tree: Tree) -> DictCache:
+        cache = cls({n.summary_key: n.summary for n in tree.walk() if n.summary_key and n.summary is not None})
+        if tree.description_key and tree.description:
+            cache[tree.description_key] = tree.description
+        return cache
+
+
+def settings(**kw: object) -> BuildSettings:
+    return BuildSettings(model=MODEL, **kw)  # type: ignore[arg-type]
+
+
+def config(server: OpenAIServer, **kw: object) -> ModelConfig:
+    values: dict[str, object] = {"model": MODEL, "api_base": server.url, "api_key": "x", "backoff": 0.01,
+                                 "timeout": 5.0}
+    values.update(kw)
+    return ModelConfig(**values)  # type: ignore[arg-type]
+
+
+def doc_tokens(tree: Tree) -> int:
+    return count_tokens("\n".join(u.text for u in tree.doc.units))
+
+
+def by_title(tree: Tree, title: str) -> Node:
+    return next(n for n in tree.walk() if n.title == title)
+
+
+def asking(server: OpenAIServer, node_id: str) -> list[Request]:
+    return [r for r in server.chat_requests if node_id in asked_ids(r)]
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
+    return write_report(tmp_path_factory.mktemp("report") / "report.pdf")
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[OpenAIServer]:
+    with OpenAIServer() as s:
+        yield s
+
+
+@pytest.fixture(autouse=True)
+def _fresh(server: OpenAIServer) -> None:
+    server.reset()
+    server.responder = echo_summaries
+
+
+@pytest.fixture(scope="module")
+def model_run(report: tuple[Path, dict[str, str]], server: OpenAIServer) -> tuple[Tree, list[Request]]:
+    """One model build of the report, with the requests it made."""
+    server.reset()
+    server.responder = lambda request: echo_summaries(request, words=WORDS)
+    tree = build(report[0], settings(), model_config=config(server))
+    return tree, server.chat_requests
+
+
+# -- offline ---------------------------------------------------------------------------------
+
+def test_offline_summaries_are_extractive_deterministic_and_complete(report: tuple[Path, dict[str, str]]) -> None:
+    path, bodies = report
+    tree = build(path)
+    again = build(path)
+    assert tree.model == "extractive"
+    assert tree.usage.calls == 0 and tree.usage.prompt_tokens == 0
+    nodes = list(tree.walk())
+    assert [n.title for n in nodes] == [s.title for s in REPORT]
+    assert [(n.summary, n.summary_key) for n in nodes] == [(n.summary, n.summary_key) for n in again.walk()]
+    assert tree.description == again.description
+    for node in nodes:
+        assert node.summary and node.summary_key and node.text_sha256
+        assert node.summary_origin in ("extractive", "text")
+    # a section of a line keeps its own text
+    staff = by_title(tree, "Item 1B. Unresolved Staff Comments")
+    assert (staff.summary_origin, staff.summary) == ("text", "Item 1B. Unresolved Staff Comments None.")
+    # a leaf: its lead sentence and words distinctive of it
+    competition = by_title(tree, "Competition")
+    assert competition.summary_origin == "extractive"
+    first_sentence = bodies["Competition"].split(". ")[0]
+    assert normalize(competition.summary).startswith(first_sentence)
+    terms = competition.summary.split("Key terms:")[1]
+    assert sum(t in terms for t in ("rivals", "pricing", "differentiation")) >= 2
+    assert "photonics" not in terms.casefold()  # another section's topic
+    # a parent names its subsections
+    risks = by_title(tree, "Item 1A. Risk Factors")
+    assert "Subsections: Risks Related to Our Supply Chain; Risks Related to Cybersecurity" in risks.summary
+    assert tree.description is not None
+    assert tree.description.startswith("ACME Photonics Annual Report 2025.")
+    assert "Sections: PART I; PART II; PART III; PART IV." in tree.description
+
+
+def test_offline_build_never_imports_litellm(report: tuple[Path, dict[str, str]]) -> None:
+    code = (
+        "import sys\nfrom treebuild.pipeline import build\n"
+        f"tree = build({str(report[0])!r})\n"
+        "assert all(n.summary for n in tree.walk())\n"
+        "print('litellm' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+# -- with a model ----------------------------------------------------------------------------
+
+def test_model_summaries_fill_every_section_not_short(model_run: tuple[Tree, list[Request]]) -> None:
+    tree, requests = model_run
+    assert tree.model == MODEL
+    assert tree.usage.calls == len(requests) and tree.usage.failures == {} and tree.usage.reused == 0
+    asked = [i for r in requests for i in asked_ids(r)]
+    assert len(asked) == len(set(asked))  # nothing asked twice
+    for node in tree.walk():
+        if node.summary_origin == "text":
+            assert node.node_id not in asked
+            assert count_tokens(node.text()) <= 100
+            continue
+        assert node.summary_origin == MODEL, node.title
+        (request,) = [r for r in requests if node.node_id in asked_ids(r)]
+        assert node.summary == summary_for(node.node_id, request, WORDS)
+        assert len(node.summary.split()) == WORDS
+    (described,) = [r for r in requests if "document" in asked_ids(r)]
+    assert tree.description == summary_for("document", described, WORDS)
+    assert {n.summary_origin for n in tree.walk()} == {MODEL, "text"}
+
+
+def test_usage_adds_up_what_the_server_counted(model_run: tuple[Tree, list[Request]]) -> None:
+    tree, requests = model_run
+
+    def tokens(r: Request) -> int:
+        return sum(count_tokens(m["content"]) + 4 for m in r.messages)
+
+    assert tree.usage.prompt_tokens == sum(tokens(r) for r in requests)
+    assert tree.usage.completion_tokens > 0
+
+
+def test_each_token_is_read_about_once(model_run: tuple[Tree, list[Request]],
+                                       report: tuple[Path, dict[str, str]]) -> None:
+    tree, requests = model_run
+    ratio = tree.usage.prompt_tokens / doc_tokens(tree)
+    print(f"\ninput tokens {tree.usage.prompt_tokens} / document tokens {doc_tokens(tree)} = {ratio:.2f}, "
+          f"{len(requests)} requests for {tree.doc.page_count} pages and {len(list(tree.walk()))} nodes")
+    assert ratio <= 1.1
+    assert len(requests) < len(list(tree.walk())) / 2  # sections share requests
+    # no section's text is shown twice: every body is in at most one prompt
+    prompts = [normalize(r.prompt) for r in requests]
+    for title, body in report[1].items():
+        probe = " ".join(body.split()[:12])
+        assert sum(probe in p for p in prompts) <= 1, title
+
+
+def test_long_sections_are_read_from_their_head_and_parents_from_children(
+        model_run: tuple[Tree, list[Request]], report: tuple[Path, dict[str, str]]) -> None:
+    tree, _ = model_run
+    results = by_title(tree, "Results of Operations")
+    assert count_tokens(results.text()) > 3000
+    (request,) = asking_in(model_run, results.node_id)
+    words = report[1]["Results of Operations"].split()
+    assert " ".join(words[:12]) in normalize(request.prompt)
+    assert " ".join(words[-12:]) not in normalize(request.prompt)  # the tail is not read...
+    assert "backlog" in request.prompt.split("mentions:")[-1] or "bookings" in request.prompt.split("mentions:")[-1]
+    mdna = by_title(tree, "Item 7. Management's Discussion and Analysis")
+    (parent_request,) = asking_in(model_run, mdna.node_id)
+    for child in mdna.children:  # ...the parent reads its children's summaries (their lead), not their text
+        lead = " ".join((child.summary or "").split()[:20])
+        assert f"- [{child.node_id}] {child.title}: {lead} …\n" in parent_request.user
+        assert " ".join(report[1][child.title].split()[:12]) not in normalize(parent_request.prompt)
+
+
+def asking_in(run: tuple[Tree, list[Request]], node_id: str) -> list[Request]:
+    return [r for r in run[1] if node_id in asked_ids(r)]
+
+
+def test_small_document_takes_one_request(tmp_path: Path, server: OpenAIServer) -> None:
+    path, _ = write_report(tmp_path / "small.pdf", [
+        Sec(1, "Introduction", 8, ("scope",)), Sec(1, "Installation", 10, ("packages",)),
+        Sec(2, "Requirements", 6, ("python",)), Sec(1, "Glossary", 0, text="Terms used in this guide."),
+    ])
+    tree = build(path, settings(), model_config=config(server))
+    (request,) = server.chat_requests
+    modelled = [n.node_id for n in tree.walk() if n.summary_origin == MODEL]
+    assert [by_title(tree, t).node_id in modelled for t in ("Introduction", "Installation", "Requirements")] == \
+        [True] * 3
+    assert asked_ids(request) == [*modelled, "document"]
+    assert tree.description == summary_for("document", request)
+    assert by_title(tree, "Glossary").summary_origin == "text"
+
+
+# -- reuse across versions -------------------------------------------------------------------
+
+def test_unchanged_document_makes_no_request(model_run: tuple[Tree, list[Request]],
+                                             report: tuple[Path, dict[str, str]], server: OpenAIServer) -> None:
+    first, _ = model_run
+    tree = build(report[0], settings(), model_config=config(server), cache=DictCache.of(first))
+    assert server.chat_requests == []
+    assert tree.usage.calls == 0
+    modelled = [n for n in first.walk() if n.summary_origin == MODEL]
+    assert tree.usage.reused == len(modelled) + 1  # and the description
+    assert [(n.summary, n.summary_origin, n.summary_key) for n in tree.walk()] == \
+        [(n.summary, n.summary_origin, n.summary_key) for n in first.walk()]
+    assert tree.description == first.description
+
+
+def test_editing_one_section_resummarises_it_and_its_ancestors_only(
+        model_run: tuple[Tree, list[Request]], server: OpenAIServer, tmp_path: Path) -> None:
+    first, _ = model_run
+    for title in ("Competition", "Note 3. Leases"):
+        server.reset()
+        path, _ = write_report(tmp_path / "edited.pdf", edits={title: "A newly added sentence about tariffs."})
+        tree = build(path, settings(), model_config=config(server), cache=DictCache.of(first))
+        edited = by_title(tree, title)
+        expected = {n.node_id for n in edited.path()} | {"document"}
+        assert {i for r in server.chat_requests for i in asked_ids(r)} == expected
+        assert tree.usage.reused == sum(1 for n in first.walk() if n.summary_origin == MODEL) - len(expected) + 1
+        changed = {n.node_id for n in tree.walk() if n.summary_key != first.node(n.node_id).summary_key}
+        assert changed == expected - {"document"}
+
+
+def test_summary_key_is_a_pure_function_of_text_model_and_prompt_version() -> None:
+    key = summary_key("abc", MODEL, "1", "whole", title="T")
+    assert key == summary_key("abc", MODEL, "1", "whole", title="T")
+    assert len({key, summary_key("abd", MODEL, "1", "whole", title="T"),
+                summary_key("abc", "openai/other", "1", "whole", title="T"),
+                summary_key("abc", MODEL, "2", "whole", title="T")}) == 4
+
+
+def test_new_prompt_version_reuses_nothing(model_run: tuple[Tree, list[Request]],
+                                           report: tuple[Path, dict[str, str]], server: OpenAIServer) -> None:
+    first, requests = model_run
+    tree = build(report[0], settings(prompt_version="2"), model_config=config(server), cache=DictCache.of(first))
+    assert tree.usage.reused == 0 and len(server.chat_requests) == len(requests)
+    assert not {n.summary_key for n in tree.walk()} & {n.summary_key for n in first.walk()}
+
+
+# -- failures and budgets --------------------------------------------------------------------
+
+def fail_for(node_id: str, reply: Reply) -> Callable[[Request], Reply]:
+    """Answer normally, except the request asking ``node_id``."""
+    return lambda request: reply if node_id in asked_ids(request) else echo_summaries(request)
+
+
+@pytest.mark.parametrize(("reply", "kind"), [
+    (Reply(content="Here are the summaries you asked for."), "malformed"),
+    (Reply(content="I'm sorry, I can't help with that."), "refusal"),
+    (Reply(refusal="declined"), "refusal"),
+    (Reply(content="late", delay=3.0), "timeout"),
+    (Reply(status=500), "server_error"),
+])
+def test_a_failed_request_keeps_extractive_summaries(report: tuple[Path, dict[str, str]], server: OpenAIServer,
+                                                     model_run: tuple[Tree, list[Request]], reply: Reply,
+                                                     kind: str) -> None:
+    offline = build(report[0])
+    target = by_title(offline, "Competition").node_id
+    server.responder = fail_for(target, reply)
+    tree = build(report[0], settings(), model_config=config(server, timeout=0.5, max_retries=1))
+    failed = {i for r in asking(server, target) for i in asked_ids(r)}
+    assert target in failed
+    assert tree.usage.failures == {kind: 1}
+    for node in tree.walk():
+        if node.node_id in failed:
+            assert (node.summary_origin, node.summary) == ("extractive", offline.node(node.node_id).summary)
+        else:
+            assert node.summary_origin in (MODEL, "text")
+    # the nearest ancestor outside the failed request was still summarised, from the extractive
+    # summary its failed child kept
+    ancestor = next(n for n in reversed(tree.node(target).path()) if n.node_id not in failed)
+    assert ancestor.summary_origin == MODEL
+    (request,) = asking(server, ancestor.node_id)
+    child = next(c for c in ancestor.children if c.node_id in failed)
+    lead = " ".join((offline.node(child.node_id).summary or "").split()[:10])
+    assert f"[{child.node_id}] {child.title}: {lead}" in request.prompt
+    assert any("stay extractive after model failures" in w and kind in w for w in tree.warnings)
+
+
+def test_missing_ids_in_an_answer_are_incomplete(report: tuple[Path, dict[str, str]], server: OpenAIServer,
+                                                 model_run: tuple[Tree, list[Request]]) -> None:
+    target = by_title(model_run[0], "Human Capital").node_id
+
+    def respond(request: Request) -> Reply:
+        answer = {i: summary_for(i, request) for i in asked_ids(request) if i != target}
+        return Reply(content=json.dumps({"summaries": [{"id": k, "summary": v} for k, v in answer.items()]}))
+
+    server.responder = respond
+    tree = build(report[0], settings(), model_config=config(server))
+    assert tree.usage.failures == {"incomplete": 1}
+    assert tree.node(target).summary_origin == "extractive"
+    assert sum(n.summary_origin == MODEL for n in tree.walk()) == \
+        sum(n.summary_origin == MODEL for n in model_run[0].walk()) - 1
+
+
+def test_failed_sections_are_retried_by_the_next_build(report: tuple[Path, dict[str, str]], server: OpenAIServer,
+                                                       model_run: tuple[Tree, list[Request]]) -> None:
+    target = by_title(model_run[0], "Note 2. Revenue").node_id
+    server.responder = fail_for(target, Reply(status=500))
+    first = build(report[0], settings(), model_config=config(server, max_retries=0))
+    failed = {i for r in asking(server, target) for i in asked_ids(r)}
+    server.reset()
+    server.responder = echo_summaries
+    tree = build(report[0], settings(), model_config=config(server), cache=DictCache.of(first))
+    retried = {i for r in server.chat_requests for i in asked_ids(r)}
+    ancestors = {n.node_id for n in tree.node(target).path() if n.node_id != target}
+    assert failed <= retried <= failed | ancestors | {"document"}
+    assert all(n.summary_origin in (MODEL, "text") for n in tree.walk())
+
+
+def test_whole_model_outage_keeps_a_complete_extractive_tree(report: tuple[Path, dict[str, str]],
+                                                             server: OpenAIServer) -> None:
+    server.responder = lambda request: Reply(status=503)
+    tree = build(report[0], settings(), model_config=config(server, max_retries=0))
+    offline = build(report[0])
+    assert [(n.summary, n.summary_origin) for n in tree.walk()] == \
+        [(n.summary, n.summary_origin) for n in offline.walk()]
+    assert tree.description == offline.description
+    assert tree.usage.failures == {"server_error": len(server.chat_requests)}
+
+
+def test_max_calls_budget_stops_spending_and_says_so(report: tuple[Path, dict[str, str]],
+                                                     server: OpenAIServer) -> None:
+    tree = build(report[0], settings(), model_config=config(server, max_calls=2, concurrency=1))
+    assert len(server.chat_requests) == 2 and tree.usage.calls == 2
+    answered = {i for r in server.chat_requests for i in asked_ids(r)}
+    for node in tree.walk():
+        assert node.summary
+        assert node.summary_origin == (MODEL if node.node_id in answered else node.summary_origin)
+        if node.node_id not in answered:
+            assert node.summary_origin in ("extractive", "text")
+    assert tree.usage.failures["budget"] >= 1
+    assert any(w.startswith("model budget spent (max_calls=2 reached)") for w in tree.warnings)
+
+
+def test_slow_answers_beyond_max_seconds_stop_at_the_budget(report: tuple[Path, dict[str, str]],
+                                                            server: OpenAIServer) -> None:
+    server.responder = lambda request: Reply(content=echo_summaries(request).content, delay=2.0)
+    tree = build(report[0], settings(), model_config=config(server, max_seconds=0.5, timeout=30.0))
+    assert tree.usage.failures.get("budget", 0) >= 1
+    assert all(n.summary_origin in ("extractive", "text") for n in tree.walk())
+    assert any("max_seconds=0.5" in w for w in tree.warnings)
+
+
+def test_answer_shapes_are_validated() -> None:
+    assert SummaryAnswer.model_validate({"0001": "a", "0002": {"summary": "b"}}).summaries() == \
+        {"0001": "a", "0002": "b"}
+    assert SummaryAnswer.model_validate({"summaries": {"[0003]": "c"}}).summaries() == {"0003": "c"}
+    assert SummaryAnswer.model_validate([{"id": "0004", "summary": "d"}, "junk"]).summaries() == {"0004": "d"}
+    assert SummaryAnswer.model_validate({"0005": "", "0006": 3}).summaries() == {}
+
+
+def test_model_summary_is_cleaned_and_capped(report: tuple[Path, dict[str, str]], server: OpenAIServer) -> None:
+    long = " ".join(["word"] * 400)
+    server.responder = lambda request: Reply(content=json.dumps({i: f"  {long}\n" for i in asked_ids(request)}))
+    tree = build(report[0], settings(), model_config=config(server))
+    node = next(n for n in tree.walk() if n.summary_origin == MODEL)
+    assert node.summary is not None
+    assert re.fullmatch(r"(word ){150}…", node.summary)
+    # a parent reads only the first words of each child's summary
+    mdna = by_title(tree, "Item 7. Management's Discussion and Analysis")
+    (request,) = asking(server, mdna.node_id)
+    for child in mdna.children:
+        assert f"- [{child.node_id}] {child.title}: {'word ' * 20}…\n" in request.user

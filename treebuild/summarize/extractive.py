@@ -1,0 +1,265 @@
+"""Offline summaries: no model, no network, deterministic, and named as such (``extractive``).
+
+A section's summary is its lead sentences (the heading line and page furniture skipped) plus
+its most distinctive terms: words frequent in the section but rare in the rest of the document
+(TF-IDF over the sections' own texts). A parent also names its subsections. The document
+description names the document, its opening and its top-level sections.
+
+These are also the fallback whenever a model request fails or the budget is spent.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from pathlib import Path
+
+from ..model import Node, SourceDoc, Tree
+
+__all__ = ["Extractive", "clean_own_texts", "furniture_lines", "lead_sentences", "normalize", "strip_heading",
+           "tokenize", "STOPWORDS"]
+
+_WORD = re.compile(r"[^\W\d_](?:[\w'’-]*[^\W_])?")
+_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+(?=[\"'“(\[]?[A-Z0-9À-Ý])")
+_FURNITURE = re.compile(
+    r"^(?:page\s+)?[\divxlcdm]+(?:\s+of\s+\d+)?$|^table of contents$|^contents$|^[\W\d_]*$", re.IGNORECASE)
+_SPACE = re.compile(r"\s+")
+_HYPHEN_BREAK = re.compile(r"(\w)-\n(\w)")
+
+STOPWORDS = frozenset("""
+a about above after again against all also am an and any are as at be because been before being below between
+both but by can could did do does doing down during each either else etc few for from further had has have having
+he her here hers herself him himself his how however i if in into is it its itself just may me might more most must
+my myself no nor not now of off on once only or other otherwise our ours ourselves out over own per same shall she
+should so some such than that the their theirs them themselves then there therefore these they this those through
+thus to too under until up upon us very via was we were what when where whether which while who whom whose why will
+with within without would yet you your yours yourself yourselves one two three four five six seven eight nine ten
+first second third new used use using see also following include includes including includes included based well
+section sections page pages chapter part table contents item items note notes figure
+""".split())
+
+LEAD_WORDS = 40
+"""Words of lead text in an extractive summary (a parent uses fewer and names its subsections)."""
+
+
+FURNITURE_SHARE = 0.25
+"""A line (digits masked) among the first or last three of this share of pages is a running header/footer."""
+
+_DIGITS = re.compile(r"\d+")
+
+
+FURNITURE_CHARS = 120
+"""Longer lines are never furniture (and are not compared)."""
+
+
+def _line_key(line: str) -> str:
+    return " ".join(line.split()).casefold()
+
+
+def _mask(line: str) -> str:
+    return _DIGITS.sub("#", _line_key(line))
+
+
+def furniture_lines(doc: SourceDoc) -> frozenset[str]:
+    """Running headers, footers and page numbers of a paged document, digits masked.
+
+    A line among the first or last three of a page is furniture when, digits masked, it recurs on
+    a quarter of the pages (``Page 12``), or when it opens or closes at least three pages verbatim
+    (a chapter's running title). Text only, so it costs one pass over the page texts.
+    """
+    if not doc.paged or len(doc.units) < 3:
+        return frozenset()
+    masked: Counter[str] = Counter()
+    verbatim: Counter[str] = Counter()
+    for unit in doc.units:
+        lines = [line for line in unit.text.splitlines() if line.strip()]
+        masked.update({_mask(line) for line in lines[:3] + lines[-3:] if len(line) <= FURNITURE_CHARS})
+        verbatim.update({_line_key(line) for line in lines[:2] + lines[-2:] if len(line) <= FURNITURE_CHARS})
+    limit = max(3, math.ceil(FURNITURE_SHARE * len(doc.units)))
+    found = {k for k, c in masked.items() if c >= limit}
+    found.update(_mask(k) for k, c in verbatim.items() if c >= 3 and not _DIGITS.search(k))
+    return frozenset(found)
+
+
+def clean_own_texts(tree: Tree) -> dict[str, str]:
+    """Each node's own text without running headers, footers and page numbers."""
+    furniture = furniture_lines(tree.doc)
+    out: dict[str, str] = {}
+    for node in tree.walk():
+        text = node.own_text()
+        if furniture:
+            text = "\n".join(line for line in text.splitlines()
+                              if len(line) > FURNITURE_CHARS or _mask(line) not in furniture)
+        out[node.node_id] = text
+    return out
+
+
+def normalize(text: str) -> str:
+    """Text on one line: soft hyphens joined, white space collapsed."""
+    return _SPACE.sub(" ", _HYPHEN_BREAK.sub(r"\1\2", text)).strip()
+
+
+def tokenize(text: str) -> list[str]:
+    """Words of at least three characters that start with a letter, in their printed case."""
+    return [w for w in _WORD.findall(text) if len(w) >= 3]
+
+
+def _key(word: str) -> str:
+    """Case-folded, with a plain plural ``s`` dropped so ``employee`` and ``employees`` count as one term."""
+    key = word.casefold().strip("'’-")
+    if len(key) > 4 and key.endswith("s") and not key.endswith(("ss", "us", "is")):
+        key = key[:-1]
+    return key
+
+
+def _same_heading(line: str, title: str) -> bool:
+    a, b = _key(normalize(line)), _key(normalize(title))
+    if not a or not b:
+        return False
+    return a == b or (len(a) <= len(b) + 12 and b in a) or (len(b) <= len(a) + 12 and a in b)
+
+
+def strip_heading(text: str, title: str) -> str:
+    """``text`` without its leading heading (also when wrapped over up to three lines) and page
+    furniture (numbers, 'Contents') before it."""
+    lines = text.splitlines()
+    i = 0
+    while i < len(lines):
+        line = lines[i].strip()
+        if not line or _FURNITURE.match(line):
+            i += 1
+            continue
+        for k in (1, 2, 3):
+            if i + k <= len(lines) and _same_heading(" ".join(lines[i : i + k]), title):
+                i += k
+                break
+        else:
+            break
+    return "\n".join(lines[i:])
+
+
+def lead_sentences(text: str, max_words: int = LEAD_WORDS) -> str:
+    """Whole sentences from the start of ``text`` up to ``max_words`` (at least one, cut if longer)."""
+    flat = normalize(text[: max_words * 40])  # enough characters for max_words words
+    if not flat:
+        return ""
+    out: list[str] = []
+    count = 0
+    for sentence in _SENTENCE_END.split(flat):
+        words = sentence.split()
+        if not words:
+            continue
+        if count and count + len(words) > max_words:
+            break
+        if len(words) > max_words - count:
+            out.append(" ".join(words[: max_words - count]).rstrip(",;:") + " …")
+            break
+        out.append(sentence)
+        count += len(words)
+    return " ".join(out)
+
+
+class Extractive:
+    """Extractive summaries for every node of one tree, with document-wide term statistics."""
+
+    def __init__(self, tree: Tree, own_texts: dict[str, str] | None = None) -> None:
+        self.tree = tree
+        self.nodes = list(tree.walk())
+        self.own_texts = own_texts if own_texts is not None else clean_own_texts(tree)
+        self._own: dict[str, Counter[str]] = {}
+        self._surface: dict[str, Counter[str]] = {}
+        df: Counter[str] = Counter()
+        for node in self.nodes:
+            words = tokenize(self.own_texts[node.node_id])
+            counts: Counter[str] = Counter()
+            for w in words:
+                k = _key(w)
+                if k in STOPWORDS:
+                    continue
+                counts[k] += 1
+                forms = self._surface.get(k)
+                if forms is None:
+                    forms = self._surface[k] = Counter()
+                forms[w] += 1
+            self._own[node.node_id] = counts
+            df.update(counts.keys())
+        n = max(1, sum(1 for c in self._own.values() if c))
+        self._idf = {k: math.log((1 + n) / (1 + v)) + 1.0 for k, v in df.items()}
+        self._subtree: dict[str, Counter[str]] = {}
+
+    def counts(self, node: Node) -> Counter[str]:
+        """Term counts of the node's whole span (its subsections included)."""
+        cached = self._subtree.get(node.node_id)
+        if cached is None:
+            cached = Counter(self._own[node.node_id])
+            for child in node.children:
+                cached.update(self.counts(child))
+            self._subtree[node.node_id] = cached
+        return cached
+
+    def terms(self, node: Node | None, k: int = 6, exclude: str = "") -> list[str]:
+        """The ``k`` most distinctive terms of ``node`` (the most frequent of the document for ``None``)."""
+        if node is None:
+            counts: Counter[str] = Counter()
+            for root in self.tree.roots:
+                counts.update(self.counts(root))
+            return self._best(counts, k, exclude, weighted=False)
+        return self._best(self.counts(node), k, exclude)
+
+    def text_terms(self, text: str, k: int = 6, exclude: str = "") -> list[str]:
+        """The ``k`` most distinctive terms of any text of this document (e.g. an unseen remainder)."""
+        words = tokenize(text)
+        counts = Counter(key for w in words if (key := _key(w)) not in STOPWORDS)
+        surface: dict[str, Counter[str]] = {}
+        for w in words:
+            surface.setdefault(_key(w), Counter())[w] += 1
+        return self._best(counts, k, exclude, surface=surface)
+
+    def _best(self, counts: Counter[str], k: int, exclude: str, weighted: bool = True,
+              surface: dict[str, Counter[str]] | None = None) -> list[str]:
+        skip = {_key(w) for w in tokenize(exclude)}
+        scored = [((1.0 + math.log(c)) * (self._idf.get(t, 1.0) if weighted else 1.0), t)
+                  for t, c in counts.items() if t not in skip and (weighted or c > 1)]
+        best = sorted(scored, key=lambda st: (-st[0], st[1]))[:k]
+        forms = surface if surface is not None else self._surface
+        return [forms[t].most_common(1)[0][0] if t in forms else t for _, t in best]
+
+    def lead(self, node: Node, max_words: int = LEAD_WORDS) -> str:
+        return lead_sentences(strip_heading(self.own_texts[node.node_id], node.title), max_words)
+
+    def summary(self, node: Node) -> str:
+        """Lead sentences, subsections (for a parent) and distinctive terms; one short paragraph."""
+        parts: list[str] = []
+        lead = self.lead(node, LEAD_WORDS if node.is_leaf else LEAD_WORDS // 2)
+        if lead:
+            parts.append(lead)
+        if node.children:
+            titles = [_short(c.title) for c in node.children[:6]]
+            more = f" and {len(node.children) - 6} more" if len(node.children) > 6 else ""
+            parts.append(f"Subsections: {'; '.join(titles)}{more}.")
+        terms = self.terms(node, exclude=node.title)
+        if terms:
+            parts.append(f"Key terms: {', '.join(terms)}.")
+        return " ".join(parts)
+
+    def description(self) -> str:
+        """One line: the document's title, its opening sentence and its top-level sections."""
+        doc = self.tree.doc
+        roots = self.tree.roots
+        title = (doc.title or "").strip() or (roots[0].title if len(roots) == 1 else Path(doc.path).stem)
+        parts = [title.rstrip(".") + "."]
+        opening = next((lead for r in self.tree.walk() if (lead := self.lead(r, 25))), "")
+        if opening:
+            parts.append(opening)
+        tops = roots[0].children if len(roots) == 1 and roots[0].children else roots
+        if len(tops) > 1:
+            titles = [_short(n.title) for n in tops[:8]]
+            more = f" and {len(tops) - 8} more" if len(tops) > 8 else ""
+            parts.append(f"Sections: {'; '.join(titles)}{more}.")
+        return " ".join(parts)
+
+
+def _short(title: str, words: int = 8) -> str:
+    w = normalize(title).split()
+    return " ".join(w[:words]) + (" …" if len(w) > words else "")
