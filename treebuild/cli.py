@@ -32,8 +32,18 @@ StoreOpt = Annotated[Path | None, typer.Option("--store", envvar="TREEBUILD_STOR
                                                 help="Store folder (default ./treestore).")]
 ModelOpt = Annotated[str | None, typer.Option("--model", envvar="TREEBUILD_MODEL",
                                               help="litellm model id; default 'extractive' (offline, non-LLM).")]
-ApiBaseOpt = Annotated[str | None, typer.Option("--api-base", envvar="TREEBUILD_API_BASE",
-                                                help="Base URL of an OpenAI-compatible server.")]
+ApiBaseOpt = Annotated[str | None, typer.Option("--api-base", help="Base URL of an OpenAI-compatible server "
+                                                "(env TREEBUILD_API_BASE).")]
+ApiKeyOpt = Annotated[str | None, typer.Option("--api-key", help="API key (better: env TREEBUILD_API_KEY or the "
+                                               "provider's own variable).", show_default=False)]
+MaxCallsOpt = Annotated[int | None, typer.Option("--max-calls", min=0, help="Model requests per document.")]
+MaxTokensOpt = Annotated[int | None, typer.Option("--max-tokens", min=0, help="Model tokens per document.")]
+MaxSecondsOpt = Annotated[float | None, typer.Option("--max-seconds", min=0.001,
+                                                     help="Seconds of model work per document.")]
+ConcurrencyOpt = Annotated[int | None, typer.Option("--concurrency", min=1, help="Model requests in flight.")]
+TimeoutOpt = Annotated[float | None, typer.Option("--timeout", min=0.001, help="Seconds per model request.")]
+ModelStructureOpt = Annotated[bool, typer.Option("--model-structure", help="Ask the model for sections when the "
+                                                 "document has no outline, TOC or headings (verified on pages).")]
 
 
 def _fail(exc: BaseException) -> None:
@@ -41,19 +51,29 @@ def _fail(exc: BaseException) -> None:
     raise typer.Exit(1)
 
 
-def _settings(ignore_outline: bool = False, model: str | None = None, no_subdivide: bool = False) -> Any:
-    from .settings import OFFLINE_MODEL, BuildSettings
+def _settings(ignore_outline: bool, model: str, no_subdivide: bool, model_structure: bool) -> Any:
+    from .settings import BuildSettings
 
-    return BuildSettings(ignore_outline=ignore_outline, model=model or OFFLINE_MODEL, subdivide=not no_subdivide)
+    return BuildSettings(ignore_outline=ignore_outline, model=model, subdivide=not no_subdivide,
+                         structure_fallback=model_structure)
 
 
-def _model_config(model: str | None, api_base: str | None) -> Any:
-    from .settings import OFFLINE_MODEL, ModelConfig
+def _model_config(model: str | None, **given: Any) -> Any:
+    """ModelConfig from the flags actually given; everything else from TREEBUILD_* env or defaults."""
+    from pydantic import ValidationError
 
-    values: dict[str, Any] = {"model": model or OFFLINE_MODEL}
-    if api_base:
-        values["api_base"] = api_base
-    return ModelConfig(**values)
+    from .settings import ModelConfig
+
+    values = {k: v for k, v in given.items() if v is not None}
+    if model is not None:
+        values["model"] = model
+    try:
+        return ModelConfig(**values)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise TreebuildError(f"invalid model setting {where}: {first['msg']}",
+                             hint="check the flag or the TREEBUILD_* environment variable") from None
 
 
 def _parse_meta(items: list[str] | None) -> dict[str, str]:
@@ -75,15 +95,25 @@ def build(
     no_subdivide: Annotated[bool, typer.Option("--no-subdivide", help="Keep large leaves whole.")] = False,
     model: ModelOpt = None,
     api_base: ApiBaseOpt = None,
+    api_key: ApiKeyOpt = None,
+    max_calls: MaxCallsOpt = None,
+    max_tokens: MaxTokensOpt = None,
+    max_seconds: MaxSecondsOpt = None,
+    concurrency: ConcurrencyOpt = None,
+    timeout: TimeoutOpt = None,
+    model_structure: ModelStructureOpt = False,
 ) -> None:
     """Build one tree without a store and print it as PageIndex-format JSON."""
     from .export import to_pageindex
     from .pipeline import build as build_tree
 
     try:
+        config = _model_config(model, api_base=api_base, api_key=api_key, max_calls=max_calls,
+                               max_tokens=max_tokens, max_seconds=max_seconds, concurrency=concurrency,
+                               timeout=timeout)
+        settings = _settings(ignore_outline, config.model, no_subdivide, model_structure)
         with err.status(f"building {file.name}…"):
-            tree = build_tree(file, _settings(ignore_outline, model, no_subdivide),
-                              model_config=_model_config(model, api_base))
+            tree = build_tree(file, settings, model_config=config)
     except TreebuildError as exc:
         _fail(exc)
     text = json.dumps(to_pageindex(tree), indent=2, ensure_ascii=False, default=str)
@@ -108,6 +138,13 @@ def ingest(
     force: Annotated[bool, typer.Option("--force", help="Make a new version even if unchanged.")] = False,
     model: ModelOpt = None,
     api_base: ApiBaseOpt = None,
+    api_key: ApiKeyOpt = None,
+    max_calls: MaxCallsOpt = None,
+    max_tokens: MaxTokensOpt = None,
+    max_seconds: MaxSecondsOpt = None,
+    concurrency: ConcurrencyOpt = None,
+    timeout: TimeoutOpt = None,
+    model_structure: ModelStructureOpt = False,
 ) -> None:
     """Build documents and commit them to the store as new versions (unchanged ones are skipped)."""
     from .ingestion import expand_paths, ingest_many
@@ -117,8 +154,10 @@ def ingest(
         st = Store(store)
         files = expand_paths(paths)
         tags = _parse_meta(meta)
-        settings = _settings(ignore_outline, model, no_subdivide)
-        config = _model_config(model, api_base)
+        config = _model_config(model, api_base=api_base, api_key=api_key, max_calls=max_calls,
+                               max_tokens=max_tokens, max_seconds=max_seconds, concurrency=concurrency,
+                               timeout=timeout)
+        settings = _settings(ignore_outline, config.model, no_subdivide, model_structure)
     except TreebuildError as exc:
         _fail(exc)
     if not files:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__
-from .model import Node, SourceDoc, Tree
+from .model import Node, SourceDoc, Tree, Usage
 from .readers import read
 from .settings import BuildSettings, ModelConfig
 from .structure import build_nodes
@@ -35,11 +35,12 @@ class BuildContext:
     method: str = ""
     warnings: list[str] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
+    usage: Usage = field(default_factory=Usage)
     tree: Tree | None = None
 
 
 def _structure(ctx: BuildContext) -> None:
-    ctx.roots, result = build_nodes(ctx.doc, ctx.settings)
+    ctx.roots, result = build_nodes(ctx.doc, ctx.settings, ctx.model_config, ctx.usage)
     ctx.method = result.method
     ctx.warnings.extend(result.warnings)
 
@@ -54,7 +55,7 @@ def _finalize(ctx: BuildContext) -> None:
             node.text_sha256 = hashlib.sha256(node.text().encode()).hexdigest()
     ctx.tree = Tree(doc=ctx.doc, roots=ctx.roots, method=ctx.method,
                     settings=ctx.settings.model_dump(), warnings=ctx.warnings,
-                    model=ctx.settings.model)
+                    model=ctx.settings.model, usage=ctx.usage)
 
 
 def _summarize(ctx: BuildContext) -> None:

@@ -9,7 +9,9 @@ Sources, in order of trust:
 3. the printed TOC (``toc``), with SEC Parts/Items fixed at levels 1/2 and, for a filing or a
    sparse TOC, the finer headings found inside its sections;
 4. typographic headings and numbering (``headings``), with SEC Parts/Items as the top levels;
-5. page windows.
+5. opt-in (``settings.structure_fallback``): sections proposed by the model over page windows,
+   each title verified on its page (``model_fallback``);
+6. page windows.
 
 The method that produced the marks is recorded on the tree; every node carries its origin and
 confidence through its mark. ``settings.ignore_outline`` skips step 1.
@@ -20,8 +22,8 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 
-from ..model import Mark, Node, Pos, SourceDoc
-from ..settings import BuildSettings
+from ..model import Mark, Node, Pos, SourceDoc, Usage
+from ..settings import BuildSettings, ModelConfig
 from .assemble import assemble
 from .combine import enrich_outline, levels_from_numbering, merge_skeletons, nest, sec_skeleton
 from .declared import declared_marks
@@ -46,8 +48,13 @@ class StructureResult:
     warnings: list[str] = field(default_factory=list)
 
 
-def detect_marks(doc: SourceDoc, settings: BuildSettings) -> StructureResult:
-    """Pick the most trustworthy structure source available for ``doc``."""
+def detect_marks(doc: SourceDoc, settings: BuildSettings, model_config: ModelConfig | None = None,
+                 usage: Usage | None = None) -> StructureResult:
+    """Pick the most trustworthy structure source available for ``doc``.
+
+    The model is asked for structure only when ``settings.structure_fallback`` is on, a real
+    model is configured and no deterministic source found sections; its calls go into ``usage``.
+    """
     warnings: list[str] = []
     toc: TocResult | None = None
     toc_done = False
@@ -103,6 +110,16 @@ def detect_marks(doc: SourceDoc, settings: BuildSettings) -> StructureResult:
         return StructureResult(nest([], headings, top_rank_only=True), "headings", warnings)
     if headings:
         return StructureResult(to_marks(headings), "headings", warnings)
+    if settings.structure_fallback and model_config is not None and not model_config.offline:
+        from .model_fallback import model_structure
+
+        proposed = model_structure(doc, model_config, usage if usage is not None else Usage())
+        if proposed.marks:
+            if proposed.dropped:
+                warnings.append(f"model structure: {len(proposed.dropped)} of {proposed.proposed} proposed "
+                                f"section(s) not found on their pages and dropped")
+            return StructureResult(proposed.marks, "model", warnings)
+        warnings.append("the model proposed no section that could be verified on its page")
     marks = window_marks(doc, Pos(0, 0), doc.end(), max_pages=settings.max_node_pages,
                          max_tokens=settings.max_node_tokens, level=1, title=doc.title or _stem(doc.path))
     if marks:
@@ -121,8 +138,9 @@ def _stem(path: str) -> str:
     return Path(path).stem
 
 
-def build_nodes(doc: SourceDoc, settings: BuildSettings) -> tuple[list[Node], StructureResult]:
-    result = detect_marks(doc, settings)
+def build_nodes(doc: SourceDoc, settings: BuildSettings, model_config: ModelConfig | None = None,
+                usage: Usage | None = None) -> tuple[list[Node], StructureResult]:
+    result = detect_marks(doc, settings, model_config, usage)
     roots, clamped = assemble(doc, result.marks)
     if clamped:
         result.warnings.append(f"{clamped} section start(s) pointed before the previous one and were moved forward")
