@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pymupdf
 import pytest
 from tocgen import Builder, Heading, TocRow
 
@@ -437,3 +438,16 @@ def test_mirrored_margins_keep_indentation_levels_across_pages(tmp_path: Path, s
     assert res is not None
     assert res.toc_pages == [1, 2]
     assert [m.level for m in res.marks] == [1, 2, 2, 2, 2, 2, 2, 2, 1, 2]
+
+
+def test_numbered_lines_in_a_short_document_are_not_a_toc(tmp_path: Path) -> None:
+    """Lines ending in rising numbers with no contents title cannot be a TOC when the numbers run
+    past the document's pages (found by hypothesis: body lines "s1 body line 28" in 2 pages)."""
+    doc = pymupdf.open()
+    for p in range(2):
+        page = doc.new_page()
+        for k in range(30):
+            page.insert_text((72, 60 + k * 24), f"s{p} body line {k + p * 30}", fontsize=11)
+    path = tmp_path / "lines.pdf"
+    doc.save(path)
+    assert toc_marks(_read(path)) is None

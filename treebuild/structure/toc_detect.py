@@ -307,6 +307,7 @@ class _PageScore:
     numbered: int  # rows starting with a section number, for TOCs without page numbers
     last_value: int | None
     height: float
+    values: list[int]  # arabic page numbers of the entries, in order
 
 
 def _score(doc: SourceDoc, unit: int) -> _PageScore:
@@ -334,7 +335,7 @@ def _score(doc: SourceDoc, unit: int) -> _PageScore:
         aligned = sum(1 for _, e in entries if abs((e.page_x1 or 0) - mode) <= 3) / len(entries)
     numbered = sum(1 for r in body if _numbered_title(r.text))
     return _PageScore(unit, rows, len(entries), len(body), keyword_row, list_row, monotonic, aligned, numbered,
-                      values[-1] if values else None, height)
+                      values[-1] if values else None, height, values)
 
 
 def right_edge(rows: list[Row]) -> float | None:
@@ -367,13 +368,16 @@ def _numbered_title(text: str) -> bool:
     return bool(_NUMBER_START.match(text)) and len(text) <= 160 and not text.endswith(".")
 
 
-def _is_toc_page(s: _PageScore) -> bool:
+def _is_toc_page(s: _PageScore, page_count: int) -> bool:
     if s.text_rows == 0 or s.list_row is not None and (s.keyword_row is None or s.list_row < s.keyword_row):
         return False
     frac = s.entries / s.text_rows
     if s.keyword_row is not None and s.entries >= 3 and frac >= 0.25 and s.monotonic >= 0.6:
         return True
-    return s.entries >= 6 and frac >= 0.5 and s.monotonic >= 0.8 and s.aligned >= 0.6
+    # Without a contents title, the numbers must be pages this document could have: a page of
+    # numbered lines (steps, line numbers, amounts) in a short document is not a TOC.
+    in_range = sum(1 for v in s.values if v <= page_count + 2) / max(1, len(s.values))
+    return s.entries >= 6 and frac >= 0.5 and s.monotonic >= 0.8 and s.aligned >= 0.6 and in_range >= 0.9
 
 
 def _continues(prev: _PageScore, s: _PageScore) -> bool:
@@ -436,7 +440,7 @@ def find_toc_pages(doc: SourceDoc) -> TocPages | None:
             u += 1
             continue
         s = score(u)
-        if _is_toc_page(s):
+        if _is_toc_page(s, n):
             pages = [u]
             while pages[-1] + 1 < n and _continues(score(pages[-1]), score(pages[-1] + 1)):
                 pages.append(pages[-1] + 1)
