@@ -10,3 +10,11 @@ os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
 os.environ.setdefault("PREFECT_HOME", tempfile.mkdtemp(prefix="treebuild-prefect-"))
 os.environ.pop("TREEBUILD_STORE", None)
 os.environ.pop("TREEBUILD_MODEL", None)
+
+# CI runs the same hypothesis examples every time (a red CI must be reproducible); developers
+# get fresh random examples locally, which is where new edge cases are found.
+from hypothesis import settings as _hypothesis_settings  # noqa: E402
+
+_hypothesis_settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True)
+if os.environ.get("CI"):
+    _hypothesis_settings.load_profile("ci")
