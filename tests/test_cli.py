@@ -61,13 +61,21 @@ def test_ingest_show_sql_round_trip(tmp_path: Path) -> None:
     store = Store(store_dir)
     assert [v.version for v in store.versions("notes")] == [1]
     assert store.tree("notes").meta == {"fy": "2023"}
-    res = runner.invoke(app, ["show", "notes", "--store", str(store_dir)])
+    md.write_text(MD + "\n# Three\n\nadded\n")
+    res = runner.invoke(app, ["ingest", str(md), "--store", str(store_dir)])
+    assert "created" in res.output and "notes v2" in res.output
+    res = runner.invoke(app, ["versions", "notes", "--store", str(store_dir)])
+    assert res.exit_code == 0 and [v.version for v in store.versions("notes")] == [1, 2]
+    assert all(v.sha256[:12] in res.output for v in store.versions("notes"))
+    res = runner.invoke(app, ["versions", "nobody", "--store", str(store_dir)])
+    assert res.exit_code == 1 and "no document 'nobody'" in res.output
+    res = runner.invoke(app, ["show", "notes", "--version", "1", "--store", str(store_dir)])
     assert res.exit_code == 0
     assert "  0001  One A" in res.output
     res = runner.invoke(app, ["sql", "SELECT title FROM latest_nodes ORDER BY node_id", "--store", str(store_dir),
                               "--format", "json"])
     assert res.exit_code == 0, res.output
-    assert [r["title"] for r in json.loads(res.stdout)] == ["One", "One A", "Two"]
+    assert [r["title"] for r in json.loads(res.stdout)] == ["One", "One A", "Two", "Three"]
 
 
 def test_expected_failures_are_one_line_errors(tmp_path: Path) -> None:

@@ -230,6 +230,30 @@ def list_documents(store: StoreOpt = None) -> None:
 
 
 @app.command()
+def versions(
+    doc_id: Annotated[str, typer.Argument(help="Document id.")],
+    store: StoreOpt = None,
+) -> None:
+    """List every stored version of one document (oldest first)."""
+    from .errors import NotFound
+    from .store import Store
+
+    try:
+        st = Store(store, create=False)
+        found = st.versions(doc_id)
+        if not found:
+            raise NotFound(f"no document {doc_id!r} in store", path=str(st.root),
+                           hint="see `treebuild list`")
+    except TreebuildError as exc:
+        _fail(exc)
+    table = Table("version", "created", "sha256", "settings", "nodes", "method", "source")
+    for v in found:
+        table.add_row(str(v.version), v.created_at.strftime("%Y-%m-%d %H:%M:%S"), v.sha256[:12], v.settings_hash,
+                      str(v.node_count), v.method, v.source_name)
+    out.print(table)
+
+
+@app.command()
 def sql(
     query: Annotated[str, typer.Argument(help="SQL over views trees, nodes, units, latest_trees, latest_nodes.")],
     store: StoreOpt = None,
