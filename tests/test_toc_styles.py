@@ -451,3 +451,24 @@ def test_numbered_lines_in_a_short_document_are_not_a_toc(tmp_path: Path) -> Non
     path = tmp_path / "lines.pdf"
     doc.save(path)
     assert toc_marks(_read(path)) is None
+
+
+def test_group_heading_without_page_starts_at_its_first_entry(tmp_path: Path) -> None:
+    """A page-less group line ("Financial Statements" over its statements, as in Intel's 10-Q)
+    becomes the parent of its entries instead of being dropped and letting them nest under the
+    previous section."""
+    b = Builder(tmp_path / "group.pdf")
+    b.blank("Quarterly Report")
+    b.toc([TocRow(0, "Overview", "1"), TocRow(0, "Financial Statements"), TocRow(1, "Balance Sheets", "2"),
+           TocRow(1, "Statements of Income", "3"), TocRow(0, "Risk Factors", "4")], style="aligned")
+    b.body([Heading("Overview")], folio="1")
+    b.body([Heading("Balance Sheets")], folio="2")
+    b.body([Heading("Statements of Income")], folio="3")
+    b.body([Heading("Risk Factors")], folio="4")
+    res = toc_marks(_read(b.save()))
+    assert res is not None and res.dropped == []
+    assert [(m.title, m.pos.unit + 1, m.level) for m in res.marks] == [
+        ("Overview", 3, 1), ("Financial Statements", 4, 1), ("Balance Sheets", 4, 2),
+        ("Statements of Income", 5, 2), ("Risk Factors", 6, 1)]
+    group = res.marks[1]
+    assert group.confidence <= 0.5 and group.pos <= res.marks[2].pos

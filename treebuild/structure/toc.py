@@ -86,8 +86,23 @@ def _finder(texts: PageTexts, entry: TocEntry, body: range, skip: set[int]) -> C
     return lambda: texts.first_line_start(title, body, skip)
 
 
+def _place_groups(placements: list[Placement]) -> list[Placement]:
+    """A group heading printed without a page ("Financial Statements and Supplemental Details"
+    over its statements) starts where its first sub-entry starts, so the sub-entries nest under it
+    instead of under the previous section. Only an unplaced, page-less entry directly followed by
+    a placed deeper one qualifies."""
+    out = list(placements)
+    for i in range(len(out) - 2, -1, -1):
+        p, nxt = out[i], out[i + 1]
+        if p.pos is None and not p.entry.page and nxt.pos is not None and nxt.entry.level > p.entry.level:
+            out[i] = Placement(p.entry, nxt.pos, confidence=min(0.5, nxt.confidence), how="group")
+    return out
+
+
 def _result(doc: SourceDoc, toc: list[int], entries: list[TocEntry], placements: list[Placement],
             pagemap: PageMap, paged: bool) -> TocResult:
+    if paged:
+        placements = _place_groups(placements)
     placed = [p for p in placements if p.pos is not None]
     dropped = [p.entry.title for p in placements if p.pos is None]
     result = TocResult(marks=[], toc_pages=toc, entries=len(entries), placed=len(placed), dropped=dropped,
