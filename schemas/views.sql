@@ -31,8 +31,7 @@ CREATE OR REPLACE MACRO node_text(d, nid, v := NULL) AS TABLE
   WITH n AS (
     SELECT * FROM nodes WHERE doc_id = d AND version = tree_version(d, v) AND node_id = nid
   )
-  SELECT any_value(n.doc_id) AS doc_id, any_value(n.version) AS version, any_value(n.node_id) AS node_id,
-         any_value(n.title) AS title,
+  SELECT n.doc_id, n.version, n.node_id, n.title,
          coalesce(string_agg(
            CASE
              WHEN u.unit_index = n.start_unit AND u.unit_index = n.end_unit
@@ -44,4 +43,5 @@ CREATE OR REPLACE MACRO node_text(d, nid, v := NULL) AS TABLE
   FROM n JOIN units u
     ON u.doc_id = n.doc_id AND u.version = n.version
    AND u.unit_index BETWEEN n.start_unit AND n.end_unit
-   AND NOT (u.unit_index = n.end_unit AND n.end_char = 0 AND n.end_unit > n.start_unit);
+   AND NOT (u.unit_index = n.end_unit AND n.end_char = 0 AND n.end_unit > n.start_unit)
+  GROUP BY n.doc_id, n.version, n.node_id, n.title;

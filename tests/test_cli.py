@@ -16,12 +16,17 @@ runner = CliRunner()
 MD = "# One\n\ntext one\n\n## One A\n\nmore\n\n# Two\n\nlast\n"
 
 
+TITLES = ["Introduction", "Methods of Measurement", "Results and Discussion"]
+
+
 def make_pdf(path: Path) -> Path:
     doc = pymupdf.open()
-    for i in range(3):
+    for i, title in enumerate(TITLES):
         page = doc.new_page()
-        page.insert_text((72, 80), f"Chapter {i + 1}", fontsize=18)
-        page.insert_text((72, 120), f"Body of chapter {i + 1}.", fontsize=11)
+        page.insert_text((72, 80 + 40 * i), title, fontsize=18, fontname="hebo")
+        for k in range(12):
+            page.insert_text((72, 140 + 40 * i + 16 * k), f"Body text of the {title.lower()} part, line {k}.",
+                             fontsize=11)
     doc.set_toc([[1, "Chapter 1", 1], [2, "Chapter 1 detail", 1], [1, "Chapter 2", 2], [1, "Chapter 3", 3]])
     doc.save(path)
     return path
@@ -39,14 +44,17 @@ def test_build_writes_pageindex_json(tmp_path: Path) -> None:
     assert first["nodes"][0]["title"] == "Chapter 1 detail"
     assert [n["start_index"] for n in data["structure"]] == [1, 2, 3]
     assert data["source"]["page_count"] == 3 and len(data["source"]["sha256"]) == 64
-    assert "summary" in first
+    assert first["summary"] and first["nodes"][0]["summary"]  # the offline default summarises every node
+    assert data["model"] == "extractive"
 
 
 def test_build_ignore_outline_differs(tmp_path: Path) -> None:
     pdf = make_pdf(tmp_path / "book.pdf")
     res = runner.invoke(app, ["build", str(pdf), "--ignore-outline"])
     assert res.exit_code == 0, res.output
-    assert json.loads(res.stdout)["method"] != "outline"
+    data = json.loads(res.stdout)
+    assert data["method"] == "headings"  # found from the 18 pt bold lines, not from the bookmarks
+    assert [(n["title"], n["start_index"]) for n in data["structure"]] == [(t, i + 1) for i, t in enumerate(TITLES)]
 
 
 def test_ingest_show_sql_round_trip(tmp_path: Path) -> None:
@@ -96,3 +104,38 @@ def test_expected_failures_are_one_line_errors(tmp_path: Path) -> None:
     assert res.exit_code == 1 and "no document 'ghost'" in res.output
     res = runner.invoke(app, ["ingest", str(good), "--store", str(tmp_path / "s"), "--meta", "novalue"])
     assert res.exit_code == 1 and "key=value" in res.output
+
+
+def test_markup_characters_in_titles_and_paths_are_printed_verbatim(tmp_path: Path) -> None:
+    folder = tmp_path / "in [draft]"
+    folder.mkdir()
+    doc = folder / "notes [red].md"
+    doc.write_text("# Notes [/x] [bold]b[/bold]\n\ntext\n")
+    store = str(tmp_path / "s")
+    res = runner.invoke(app, ["ingest", str(doc), "--store", store])
+    assert res.exit_code == 0, res.output
+    doc_id = Store(store).documents()[0].doc_id
+    res = runner.invoke(app, ["show", doc_id, "--store", store])
+    assert res.exit_code == 0 and "Notes [/x] [bold]b[/bold]" in res.output and "notes [red].md" in res.output
+    res = runner.invoke(app, ["sql", "SELECT '[/]' AS x, title FROM latest_nodes", "--store", store])
+    assert res.exit_code == 0 and "[/]" in res.output and "[bold]b[/bold]" in res.output
+    res = runner.invoke(app, ["list", "--store", store])
+    assert "notes [red].md" in res.output
+    res = runner.invoke(app, ["build", str(folder / "gone [/].pdf")])
+    assert res.exit_code == 1 and "gone [/].pdf: file not found" in res.output
+
+
+def test_a_bug_is_one_line_with_its_place_unless_debugging(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    script = ("from treebuild import cli\n"
+              "def boom():\n    raise KeyError('surprise')\n"
+              "cli.app = boom\ncli.main()\n")
+    res = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert res.returncode == 2
+    assert res.stderr.strip().startswith("unexpected error: KeyError: 'surprise'") and "Traceback" not in res.stderr
+    assert "TREEBUILD_DEBUG=1" in res.stderr
+    env = {**__import__("os").environ, "TREEBUILD_DEBUG": "1"}
+    res = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60, env=env)
+    assert res.returncode == 1 and "Traceback" in res.stderr

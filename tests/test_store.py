@@ -269,3 +269,95 @@ def test_no_partial_version_visible_while_files_are_orphans(tmp_path: Path) -> N
     assert [v.version for v in store.versions("o")] == [1]
     assert ingest(doc, store, force=True).version == 2  # the orphan is overwritten by the real version 2
     assert store.sql("SELECT count(*) AS n FROM nodes WHERE version = 2").to_pylist() == [{"n": 3}]
+
+
+# ---------------------------------------------------------------- review findings
+
+def test_killed_between_tmp_write_and_rename_leaves_no_tmp_after_next_commit(tmp_path: Path) -> None:
+    store_dir = tmp_path / "s"
+    doc = write(tmp_path / "t.md", MD)
+    proc = subprocess.run([sys.executable, "-c", CRASH_SCRIPT, str(store_dir), str(doc), "before_replace:nodes"],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == -9, proc.stderr
+    assert list((store_dir / "nodes" / "t").glob("*.tmp"))  # the half-written file is really there
+    store = Store(store_dir)
+    assert store.versions("t") == [] and store.sql("SELECT count(*) AS n FROM nodes").to_pylist() == [{"n": 0}]
+    assert ingest(doc, store).version == 1
+    assert list(store_dir.rglob("*.tmp")) == []
+
+
+def test_reading_does_not_write_to_the_store(tmp_path: Path) -> None:
+    import shutil
+
+    store_dir = tmp_path / "s"
+    ingest(write(tmp_path / "r.md", MD), store_dir)
+    shutil.rmtree(store_dir / "locks")
+    (store_dir / "catalog.duckdb").unlink()
+    before = sorted(p.relative_to(store_dir) for p in store_dir.rglob("*"))
+    reader = Store(store_dir, create=False)
+    assert [d.doc_id for d in reader.documents()] == ["r"]
+    assert reader.tree("r").node("0001").title == "Alpha one"
+    assert reader.sql("SELECT count(*) AS n FROM latest_nodes").to_pylist() == [{"n": 3}]
+    assert sorted(p.relative_to(store_dir) for p in store_dir.rglob("*")) == before
+    with pytest.raises(StoreError, match="not a treebuild store"):
+        Store(tmp_path, create=False)
+
+
+def test_corrupt_catalog_is_rewritten(tmp_path: Path) -> None:
+    store_dir = tmp_path / "s"
+    ingest(write(tmp_path / "c.md", MD), store_dir)
+    (store_dir / "catalog.duckdb").write_bytes(b"garbage, not a database")
+    Store(store_dir)
+    con = duckdb.connect(str(store_dir / "catalog.duckdb"), read_only=True)
+    assert con.execute("SELECT count(*) FROM latest_trees").fetchone() == (1,)
+    con.close()
+
+
+def test_store_path_with_glob_characters_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(StoreError, match="glob character"):
+        Store(tmp_path / "st[ab]")
+
+
+def test_damaged_version_file_is_a_store_error(tmp_path: Path) -> None:
+    store_dir = tmp_path / "s"
+    ingest(write(tmp_path / "d.md", MD), store_dir)
+    (store_dir / "nodes" / "d" / "v000001.parquet").write_bytes(b"PAR1 broken")
+    with pytest.raises(StoreError, match="cannot read nodes of version 1 of 'd'.*ingest the document again"):
+        Store(store_dir).tree("d")
+
+
+def test_node_text_of_unknown_node_has_no_rows(tmp_path: Path) -> None:
+    store = Store(tmp_path / "s")
+    ingest(write(tmp_path / "n.md", MD), store)
+    assert store.sql("SELECT * FROM node_text('n', '9999')").num_rows == 0
+    assert store.sql("SELECT * FROM node_text('nope', '0000')").num_rows == 0
+    assert store.sql("SELECT * FROM node_text('n', '0000', 5)").num_rows == 0
+    assert store.sql("SELECT * FROM node_text('n', '0000')").num_rows == 1
+
+
+@pytest.mark.parametrize(("name", "expected"), [
+    ("Annual Report 2022.pdf", "Annual-Report-2022"),
+    ("Übersicht für Prüfer.pdf", "Ubersicht-fur-Prufer"),
+])
+def test_default_doc_id_transliterates(name: str, expected: str) -> None:
+    from treebuild.store import doc_id_for
+
+    assert doc_id_for(name) == expected
+
+
+def test_default_doc_id_of_non_latin_names_does_not_collide() -> None:
+    from treebuild.store import doc_id_for, valid_doc_id
+
+    a, b = doc_id_for("年度报告.pdf"), doc_id_for("季度报告.pdf")
+    assert a != b and valid_doc_id(a) == a and valid_doc_id(b) == b
+    assert doc_id_for("Отчёт 2022.docx").endswith(tuple("0123456789abcdef"))
+
+
+def test_folder_ingest_skips_editor_lock_and_hidden_files(tmp_path: Path) -> None:
+    folder = tmp_path / "in"
+    folder.mkdir()
+    write(folder / "real.md", MD)
+    (folder / "~$real.docx").write_bytes(b"lock")
+    write(folder / ".draft.md", MD)
+    results = ingest_many([folder], tmp_path / "s")
+    assert [(Path(r.path).name, r.status) for r in results] == [("real.md", "created")]

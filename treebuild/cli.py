@@ -7,15 +7,19 @@ naming the file and cause to stderr and exit 1; they never show a traceback.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import sys
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
+from rich.text import Text
 
 from . import __version__
 from .errors import TreebuildError
@@ -27,6 +31,12 @@ app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_
 _WIDTH = shutil.get_terminal_size(fallback=(200, 24)).columns  # wide tables when piped
 out = Console(soft_wrap=True, width=_WIDTH)
 err = Console(stderr=True, soft_wrap=True)
+
+class OutputFormat(StrEnum):
+    table = "table"
+    csv = "csv"
+    json = "json"
+
 
 StoreOpt = Annotated[Path | None, typer.Option("--store", envvar="TREEBUILD_STORE",
                                                 help="Store folder (default ./treestore).")]
@@ -47,7 +57,7 @@ ModelStructureOpt = Annotated[bool, typer.Option("--model-structure", help="Ask 
 
 
 def _fail(exc: BaseException) -> None:
-    err.print(f"[bold red]error:[/] {exc}", highlight=False)
+    err.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False)
     raise typer.Exit(1)
 
 
@@ -124,7 +134,7 @@ def build(
             output.write_text(text + "\n", encoding="utf-8")
         except OSError as exc:
             _fail(TreebuildError(f"cannot write output: {exc.strerror}", path=str(output)))
-        err.print(f"wrote {output} ({tree.stats.get('nodes')} nodes, method {tree.method})")
+        err.print(f"wrote {output} ({tree.stats.get('nodes')} nodes, method {tree.method})", markup=False)
 
 
 @app.command()
@@ -172,10 +182,10 @@ def ingest(
             progress.advance(task)
             if res.status == "error":
                 failed += 1
-                err.print(f"[red]error[/]    {res.error}", highlight=False)
+                err.print(f"[red]error[/]    {escape(res.error or '')}", highlight=False)
             else:
                 word = "[green]created[/]  " if res.status == "created" else "[dim]unchanged[/]"
-                out.print(f"{word} {res.doc_id} v{res.version}  ({res.nodes} nodes, {res.method}, "
+                out.print(f"{word} {escape(res.doc_id)} v{res.version}  ({res.nodes} nodes, {res.method}, "
                           f"{res.seconds:.2f}s)", highlight=False)
 
         try:
@@ -193,6 +203,9 @@ def show(
     doc_id: Annotated[str, typer.Argument(help="Document id (see `treebuild list`).")],
     version: Annotated[int | None, typer.Option("--version", "-v", help="Version (default latest).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="PageIndex-format JSON.")] = False,
+    depth: Annotated[int | None, typer.Option("--depth", "-d", min=1, help="Show levels 1..N only.")] = None,
+    summaries: Annotated[bool, typer.Option("--summaries", "-s", help="Print each node's summary under it.")]
+    = False,
     store: StoreOpt = None,
 ) -> None:
     """Show a stored tree as an indented outline with page ranges."""
@@ -206,10 +219,11 @@ def show(
     if as_json:
         sys.stdout.write(json.dumps(to_pageindex(tree), indent=2, ensure_ascii=False, default=str) + "\n")
         return
-    out.print(f"[bold]{tree.doc_id}[/] v{tree.version}  {tree.method}  {Path(tree.doc.path).name}", highlight=False)
+    out.print(f"[bold]{escape(tree.doc_id or '')}[/] v{tree.version}  {tree.method}  "
+              f"{escape(Path(tree.doc.path).name)}", highlight=False)
     if tree.description:
-        out.print(tree.description, highlight=False)
-    for line in outline_lines(tree):
+        out.print(tree.description, highlight=False, markup=False)
+    for line in outline_lines(tree, max_depth=depth, summaries=summaries):
         out.print(line, highlight=False, markup=False)
 
 
@@ -224,8 +238,8 @@ def list_documents(store: StoreOpt = None) -> None:
         _fail(exc)
     table = Table("doc_id", "version", "nodes", "method", "source", "created")
     for d in docs:
-        table.add_row(d.doc_id, str(d.version), str(d.node_count), d.method, d.source_name,
-                      d.created_at.strftime("%Y-%m-%d %H:%M"))
+        table.add_row(*_cells(d.doc_id, d.version, d.node_count, d.method, d.source_name,
+                              d.created_at.strftime("%Y-%m-%d %H:%M")))
     out.print(table)
 
 
@@ -248,8 +262,8 @@ def versions(
         _fail(exc)
     table = Table("version", "created", "sha256", "settings", "nodes", "method", "source")
     for v in found:
-        table.add_row(str(v.version), v.created_at.strftime("%Y-%m-%d %H:%M:%S"), v.sha256[:12], v.settings_hash,
-                      str(v.node_count), v.method, v.source_name)
+        table.add_row(*_cells(v.version, v.created_at.strftime("%Y-%m-%d %H:%M:%S"), v.sha256[:12], v.settings_hash,
+                              v.node_count, v.method, v.source_name))
     out.print(table)
 
 
@@ -257,7 +271,7 @@ def versions(
 def sql(
     query: Annotated[str, typer.Argument(help="SQL over views trees, nodes, units, latest_trees, latest_nodes.")],
     store: StoreOpt = None,
-    fmt: Annotated[str, typer.Option("--format", "-f", help="table, csv or json.")] = "table",
+    fmt: Annotated[OutputFormat, typer.Option("--format", "-f", help="Output format.")] = OutputFormat.table,
 ) -> None:
     """Run DuckDB SQL against the store and print the result."""
     import duckdb
@@ -277,21 +291,28 @@ def sql(
         _fail(TreebuildError(f"SQL error: {exc}".splitlines()[0],
                              hint="views: trees, nodes, units, latest_trees, latest_nodes; "
                                   "macros: subtree(doc, id), node_path(doc, id), node_text(doc, id)"))
-    if fmt == "json":
+    if fmt is OutputFormat.json:
         sys.stdout.write(json.dumps([dict(zip(columns, r, strict=True)) for r in rows], default=str,
                                     ensure_ascii=False, indent=1) + "\n")
-    elif fmt == "csv":
+    elif fmt is OutputFormat.csv:
         import csv
 
         writer = csv.writer(sys.stdout)
         writer.writerow(columns)
         writer.writerows(rows)
     else:
-        table = Table(*columns)
+        table = Table()
+        for c in columns:
+            table.add_column(Text(c))
         for r in rows:
-            table.add_row(*("" if v is None else str(v) for v in r))
+            table.add_row(*_cells(*r))
         out.print(table)
         err.print(f"{len(rows)} row(s)")
+
+
+def _cells(*values: Any) -> list[Text]:
+    """Table cells as plain text: document titles and paths may contain Rich markup characters."""
+    return [Text("" if v is None else str(v)) for v in values]
 
 
 def _version_callback(value: bool) -> None:
@@ -308,4 +329,16 @@ def _main(
 
 
 def main() -> None:
-    app()
+    """Entry point: expected failures exit 1 with one line; a bug exits 2 with one line and where
+    it happened (set TREEBUILD_DEBUG=1 for the full traceback)."""
+    try:
+        app()
+    except Exception as exc:
+        if os.environ.get("TREEBUILD_DEBUG"):
+            raise
+        import traceback
+
+        last = traceback.extract_tb(exc.__traceback__)[-1]
+        err.print(f"unexpected error: {type(exc).__name__}: {exc} (at {Path(last.filename).name}:{last.lineno}; "
+                  "set TREEBUILD_DEBUG=1 for the traceback and please report it)", markup=False, highlight=False)
+        sys.exit(2)

@@ -54,10 +54,13 @@ def to_pageindex(tree: Tree) -> dict[str, Any]:
     }
 
 
-def outline_lines(tree: Tree) -> list[str]:
-    """An indented outline: id, title and page range (or unit range for unpaged formats)."""
+def outline_lines(tree: Tree, *, max_depth: int | None = None, summaries: bool = False) -> list[str]:
+    """An indented outline: id, title and page range (or unit range for unpaged formats),
+    down to ``max_depth`` levels, optionally with each node's summary on the next line."""
     lines = []
     for node in tree.walk():
+        if max_depth is not None and node.depth > max_depth:
+            continue
         indent = "  " * (node.depth - 1)
         if node.start_page is not None:
             where = f"p. {node.start_page}" if node.start_page == node.end_page else \
@@ -65,4 +68,6 @@ def outline_lines(tree: Tree) -> list[str]:
         else:
             where = f"units {node.start.unit}-{node.end.unit}"
         lines.append(f"{indent}{node.node_id}  {node.title}  [{where}]")
+        if summaries and node.summary:
+            lines.append(f"{indent}      {' '.join(node.summary.split())}")
     return lines

@@ -14,7 +14,7 @@ from .pipeline import build_doc
 from .readers import SUPPORTED_SUFFIXES, read
 from .readers.common import file_digest
 from .settings import BuildSettings, ModelConfig
-from .store import Store, doc_id_for, valid_doc_id
+from .store import DocVersion, Store, doc_id_for, valid_doc_id
 
 __all__ = ["IngestResult", "ingest", "ingest_many", "expand_paths", "StoreSummaryCache"]
 
@@ -67,16 +67,24 @@ def ingest(path: str | Path, store: Store | str | Path | None = None, *, doc_id:
     sha, _size = file_digest(p)
     existing = st.find_version(did, sha, shash)
     if existing is not None and not force:
-        return IngestResult(str(p), did, "unchanged", existing.version, time.perf_counter() - t0,
-                            existing.node_count, method=existing.method)
-    doc = read(p)
-    read_seconds = time.perf_counter() - t0
-    cache = StoreSummaryCache(st, did)
-    tree = build_doc(doc, settings, model_config=model_config, cache=cache, read_seconds=read_seconds)
-    tree.meta = dict(meta or {})
-    result = st.commit(tree, doc_id=did, settings_hash=shash, force=force)
+        return _unchanged(p, did, existing, t0)
+    with st.lock(did):  # one build per document at a time: a second process waits, then finds it stored
+        existing = st.find_version(did, sha, shash)
+        if existing is not None and not force:
+            return _unchanged(p, did, existing, t0)
+        doc = read(p)
+        read_seconds = time.perf_counter() - t0
+        cache = StoreSummaryCache(st, did)
+        tree = build_doc(doc, settings, model_config=model_config, cache=cache, read_seconds=read_seconds)
+        tree.meta = dict(meta or {})
+        result = st.commit(tree, doc_id=did, settings_hash=shash, force=force)
     return IngestResult(str(p), did, "created" if result.created else "unchanged", result.version,
                         time.perf_counter() - t0, tree.stats.get("nodes", 0), doc.page_count, tree.method)
+
+
+def _unchanged(p: Path, did: str, existing: DocVersion, t0: float) -> IngestResult:
+    return IngestResult(str(p), did, "unchanged", existing.version, time.perf_counter() - t0,
+                        existing.node_count, method=existing.method)
 
 
 def expand_paths(paths: Iterable[str | Path]) -> list[Path]:
@@ -85,7 +93,8 @@ def expand_paths(paths: Iterable[str | Path]) -> list[Path]:
     for raw in paths:
         p = Path(raw)
         if p.is_dir():
-            out.extend(sorted(f for f in p.rglob("*") if f.is_file() and f.suffix.lower() in SUPPORTED_SUFFIXES))
+            out.extend(sorted(f for f in p.rglob("*") if f.is_file() and f.suffix.lower() in SUPPORTED_SUFFIXES
+                              and not f.name.startswith(("~$", "."))))  # editor lock files, hidden files
         else:
             out.append(p)
     return out

@@ -13,8 +13,10 @@ Per-document file locks let several processes ingest different (or the same) doc
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
+import unicodedata
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -36,6 +38,21 @@ from .schema import TABLES
 __all__ = ["Store", "DocVersion", "CommitResult", "default_store_path", "valid_doc_id", "doc_id_for"]
 
 _DOC_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$")
+_GLOB_CHARS = re.compile(r"[\[\]*?{}]")
+
+
+def _fsync_dir(folder: Path) -> None:
+    """Make a rename durable: the tree row must not survive a power loss that its nodes did not."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 def default_store_path() -> Path:
@@ -50,9 +67,19 @@ def valid_doc_id(doc_id: str) -> str:
 
 
 def doc_id_for(path: str | Path) -> str:
-    """Default doc_id: the file name without suffix, reduced to safe characters."""
+    """Default doc_id: the file name without suffix, reduced to safe characters.
+
+    Accents are transliterated (``Übersicht`` -> ``Ubersicht``); a name that loses letters it
+    cannot transliterate (CJK, Cyrillic) gets a short hash of the original name so two such
+    names do not collide.
+    """
     stem = Path(path).stem
-    slug = re.sub(r"[^A-Za-z0-9._-]+", "-", stem).strip("-._") or "document"
+    ascii_stem = unicodedata.normalize("NFKD", stem).encode("ascii", "ignore").decode()
+    slug = re.sub(r"[^A-Za-z0-9._-]+", "-", ascii_stem).strip("-._")
+    lost = sum(1 for ch in unicodedata.normalize("NFKD", stem) if ch.isalnum() and not ch.isascii())
+    if lost or not slug:
+        digest = hashlib.sha256(stem.encode()).hexdigest()[:8]
+        slug = f"{slug}-{digest}" if slug else f"doc-{digest}"
     return slug[:200]
 
 
@@ -84,6 +111,10 @@ class Store:
 
     def __init__(self, path: str | Path | None = None, *, create: bool = True):
         self.root = Path(path) if path is not None else default_store_path()
+        if _GLOB_CHARS.search(str(self.root.resolve())):
+            raise StoreError("store path contains a glob character ([, ], *, ? or {)", path=str(self.root),
+                             hint="DuckDB reads the store through glob patterns; choose a folder without them")
+        self._locks: dict[str, FileLock] = {}
         if not self.root.exists():
             if not create:
                 raise StoreError("store folder does not exist", path=str(self.root),
@@ -92,7 +123,11 @@ class Store:
         elif not self.root.is_dir():
             raise StoreError("store path is not a folder", path=str(self.root))
         self._crash_hook: CrashHook | None = None
-        self._init_layout()
+        if create:
+            self._init_layout()
+        elif not (self.root / "trees").is_dir():
+            raise StoreError("not a treebuild store (no trees/ folder)", path=str(self.root),
+                             hint="ingest a document first, or pass the right --store")
 
     def __repr__(self) -> str:
         return f"Store({str(self.root)!r})"
@@ -114,20 +149,25 @@ class Store:
 
     def _ensure_catalog(self) -> None:
         path = self.root / CATALOG_NAME
-        with FileLock(str(self.root / "locks" / "_catalog.lock"), timeout=60):
-            if path.exists() and self._catalog_current(path):
-                return
-            try:
-                write_catalog(self.root)
-            except duckdb.Error as exc:  # another client holds it open: it stays usable, refresh later
-                if not path.exists():
-                    raise StoreError(f"cannot write {CATALOG_NAME}: {exc}", path=str(path)) from exc
+        try:
+            with self._lock("_catalog"):
+                if path.exists() and self._catalog_current(path):
+                    return
+                try:
+                    write_catalog(self.root)
+                except duckdb.Error as exc:  # another client holds it open: it stays usable, refresh later
+                    if not path.exists():
+                        raise StoreError(f"cannot write {CATALOG_NAME}: {exc}", path=str(path)) from exc
+        except OSError as exc:
+            raise StoreError(f"cannot write the catalog: {exc.strerror or exc}", path=str(path),
+                             hint="the store is not writable; read it with `treebuild sql`/`show`") from exc
 
     def _catalog_current(self, path: Path) -> bool:
         try:
             con = duckdb.connect(str(path), read_only=True)
-        except duckdb.Error:
-            return True  # in use by another client; leave it alone
+        except duckdb.Error as exc:
+            # held open by another client: leave it alone; anything else (corrupt file): rewrite it
+            return "lock" in str(exc).lower()
         try:
             row = con.execute("SELECT root, format FROM treebuild_catalog").fetchone()
         except duckdb.Error:
@@ -149,10 +189,19 @@ class Store:
         pq.write_table(table, tmp, compression="zstd")
         with open(tmp, "rb") as fh:
             os.fsync(fh.fileno())
+        self._crash(f"before_replace:{path.parent.parent.name}")
         os.replace(tmp, path)
+        _fsync_dir(path.parent)
 
-    def _lock(self, doc_id: str) -> FileLock:
-        return FileLock(str(self.root / "locks" / f"{doc_id}.lock"), timeout=600)
+    def _lock(self, name: str) -> FileLock:
+        """The lock for one document (or ``_catalog``); one re-entrant instance per name."""
+        if name not in self._locks:
+            self._locks[name] = FileLock(str(self.root / "locks" / f"{name}.lock"), timeout=3600)
+        return self._locks[name]
+
+    def lock(self, doc_id: str) -> FileLock:
+        """Hold while building and committing ``doc_id`` so two processes never build it twice."""
+        return self._lock(valid_doc_id(doc_id))
 
     # ------------------------------------------------------------------ reading
     def _tree_files(self, doc_id: str | None = None) -> list[Path]:
@@ -195,9 +244,16 @@ class Store:
         elif version not in {v.version for v in versions}:
             raise NotFound(f"document {doc_id!r} has no version {version}", path=str(self.root),
                            hint=f"versions: {', '.join(str(v.version) for v in versions)}")
-        row = pq.read_table(self._file("trees", doc_id, version)).to_pylist()[0]
-        nodes = pq.read_table(self._file("nodes", doc_id, version))
-        units = pq.read_table(self._file("units", doc_id, version))
+        tables = {}
+        for name in ("trees", "nodes", "units"):
+            path = self._file(name, doc_id, version)
+            try:
+                tables[name] = pq.read_table(path)
+            except (OSError, pa.ArrowException) as exc:
+                raise StoreError(f"cannot read {name} of version {version} of {doc_id!r}: {exc}", path=str(path),
+                                 hint="the file is damaged or missing; ingest the document again with --force") from exc
+        row = tables["trees"].to_pylist()[0]
+        nodes, units = tables["nodes"], tables["units"]
         return load_tree(row, nodes, units)
 
     def find_version(self, doc_id: str, sha256: str, settings_hash: str) -> DocVersion | None:
