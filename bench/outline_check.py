@@ -7,6 +7,12 @@ the outline (entries pointing outside the file are ignored). Differences are pri
 legitimately differ where the outline-quality rules repair a junk or flat outline (see
 bench/README.md), and the method column then says so. Page-range consistency (parents cover
 children, siblings in order) is checked on every tree.
+
+The ``empty`` column counts nodes whose span is empty (start == end): a section that gets no text
+at all. Each is listed with the next node, which starts at the same position, and the reason: the
+outline gives both the same destination (``same destination``: page-only ``/Fit`` bookmarks, an
+anchor at the page top), or the entry pointed before its predecessor and was moved forward
+(``moved forward``), or neither (``other``: worth a look).
 """
 
 from __future__ import annotations
@@ -16,7 +22,7 @@ import time
 from pathlib import Path
 
 import treebuild
-from treebuild.model import Tree
+from treebuild.model import Node, OutlineEntry, Tree
 from treebuild.settings import BuildSettings
 
 
@@ -36,12 +42,39 @@ def consistency_errors(tree: Tree) -> list[str]:
     return errors
 
 
+def empty_nodes(tree: Tree) -> list[tuple[Node, Node | None, str]]:
+    """Nodes with an empty span, each with the node after it in preorder and a reason."""
+    nodes = list(tree.walk())
+    n = len(tree.doc.units)
+    entries = [e for e in tree.doc.outline if 1 <= e.page <= n]
+    dest: dict[int, OutlineEntry] = {}
+    if tree.method == "outline" and len([x for x in nodes if x.origin == "outline"]) == len(entries):
+        dest = {id(x): e for x, e in zip([x for x in nodes if x.origin == "outline"], entries, strict=True)}
+    out: list[tuple[Node, Node | None, str]] = []
+    for i, node in enumerate(nodes):
+        if node.start != node.end:
+            continue
+        nxt = nodes[i + 1] if i + 1 < len(nodes) else None
+        here, there = dest.get(id(node)), dest.get(id(nxt)) if nxt is not None else None
+        if here is not None and there is not None and (here.page, here.y) == (there.page, there.y):
+            reason = "same destination"
+        elif i > 0 and here is not None and (prev := dest.get(id(nodes[i - 1]))) is not None \
+                and (here.page, here.y or 0.0) < (prev.page, prev.y or 0.0):
+            reason = "moved forward"
+        else:
+            reason = "other"
+        out.append((node, nxt, reason))
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("corpus", type=Path)
+    ap.add_argument("--show-empty", type=int, default=3, metavar="N", help="list N empty nodes per document")
     args = ap.parse_args()
     settings = BuildSettings(subdivide=False)
-    print(f"{'document':50} {'entries':>7} {'same':>5} {'diff':>5}  consistent  method")
+    print(f"{'document':50} {'entries':>7} {'same':>5} {'diff':>5} {'empty':>5}  consistent  method")
+    total_empty = 0
     for path in sorted(args.corpus.glob("*.pdf")):
         t0 = time.perf_counter()
         tree = treebuild.build(path, settings)
@@ -56,7 +89,9 @@ def main() -> None:
         same = sum(1 for g, w in zip(got, want, strict=False) if g == w)
         diffs = [(w, g) for g, w in zip(got, want, strict=False) if g != w]
         errors = consistency_errors(tree)
-        print(f"{path.name[:50]:50} {len(want):7d} {same:5d} {len(want) - same:5d}  "
+        empty = empty_nodes(tree)
+        total_empty += len(empty)
+        print(f"{path.name[:50]:50} {len(want):7d} {same:5d} {len(want) - same:5d} {len(empty):5d}  "
               f"{'yes' if not errors else 'NO':10}  {tree.method}  ({n / seconds:.0f} pages/s)")
         for w, g in diffs[:3]:
             print(f"    outline {w}  tree {g}")
@@ -64,6 +99,13 @@ def main() -> None:
             print(f"    {len(want)} outline entries, {len(got)} tree nodes")
         for e in errors[:3]:
             print(f"    {e}")
+        reasons = sorted({r for _, _, r in empty})
+        if empty:
+            print("    empty: " + ", ".join(f"{sum(r == k for _, _, r in empty)} {k}" for k in reasons))
+        for node, nxt, reason in empty[: args.show_empty]:
+            after = f"{nxt.title!r} at the same position" if nxt is not None else "the document end"
+            print(f"    empty {node.node_id} {node.title!r} (p{node.start_page}): {reason}, before {after}")
+    print(f"empty nodes in all documents: {total_empty}")
 
 
 if __name__ == "__main__":

@@ -1,8 +1,10 @@
 """Builders for the small real documents the tests read.
 
 PDFs are written with PyMuPDF (text at known positions, outlines with destination points,
-page labels, encryption); DOCX files with python-docx plus the few raw WordprocessingML
-elements python-docx has no API for (outline levels, fields, content controls, merges).
+page labels, encryption, figure-only pages); their bookmarks can be rewritten to named or
+page-only destinations, as LaTeX/Sphinx/Texinfo and ReportLab write them. DOCX files are
+written with python-docx plus the few raw WordprocessingML elements python-docx has no API for
+(outline levels, fields, content controls, merges).
 Lines placed ``LINE_GAP`` apart each become their own text block, so a test can state a
 page's exact text from the lines it placed.
 """
@@ -24,7 +26,7 @@ from docx.text.paragraph import Paragraph
 __all__ = [
     "BODY_SIZE", "BODY_TOP", "HEADING_SIZE", "LINE_GAP", "LINES_PER_PAGE", "PAGE_WIDTH", "PAGE_HEIGHT",
     "Text", "Section", "LaidOut",
-    "toc_row", "dest_y", "write_pdf", "page_text", "layout_sections",
+    "toc_row", "dest_y", "write_pdf", "page_text", "layout_sections", "rewrite_destinations",
     "set_outline_level", "add_style", "add_toc_field", "add_toc_sdt", "add_field", "add_tracked_deletion",
 ]
 
@@ -83,13 +85,21 @@ def page_text(lines: Sequence[Text | str]) -> str:
 
 def write_pdf(path: Path, pages: Sequence[Sequence[Text | str]], *, toc: Sequence[list[Any]] | None = None,
               labels: Sequence[dict[str, Any]] | None = None, metadata: dict[str, str] | None = None,
-              encrypt: bool = False) -> Path:
-    """Write a PDF whose pages hold ``pages``' lines; plain strings flow down from ``BODY_TOP``."""
+              encrypt: bool = False, figures: Sequence[int] = ()) -> Path:
+    """Write a PDF whose pages hold ``pages``' lines; plain strings flow down from ``BODY_TOP``.
+
+    Pages whose 0-based index is in ``figures`` also get a raster image (a scan, a figure): with
+    no lines they are pages without a text layer.
+    """
     doc = pymupdf.open()
-    for lines in pages:
+    for k, lines in enumerate(pages):
         page = doc.new_page(width=PAGE_WIDTH, height=PAGE_HEIGHT)
         for t in _place(lines):
             page.insert_text((72, t.y), t.text, fontsize=t.size, fontname="hebo" if t.bold else "helv")
+        if k in figures:
+            pix = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 32, 32), False)
+            pix.clear_with(90 + 40 * (k % 4))
+            page.insert_image(pymupdf.Rect(72, 150, 540, 600), pixmap=pix)
     if toc:
         doc.set_toc([list(row) for row in toc])
     if labels:
@@ -101,6 +111,37 @@ def write_pdf(path: Path, pages: Sequence[Sequence[Text | str]], *, toc: Sequenc
         doc.save(path, encryption=aes256, user_pw="x", owner_pw="y")
     else:
         doc.save(path)
+    doc.close()
+    return path
+
+
+def rewrite_destinations(path: Path, how: str) -> Path:
+    """Rewrite the bookmarks of a PDF from :func:`write_pdf` in place, the way other writers store them.
+
+    ``"named"``: each bookmark gets a named destination (``/Dest (section.0003)``) that the
+    catalog's ``/Names /Dests`` tree maps to the same point as before, ``[page /XYZ x y null]`` in
+    bottom-up PDF space, as LaTeX/hyperref, Sphinx and Texinfo write them. ``"fit"``: each
+    bookmark points at its page only (``[page /Fit]``), as ReportLab writes them; ``"named-fit"``:
+    named destinations that map to ``[page /Fit]``.
+    """
+    if how not in ("named", "fit", "named-fit"):
+        raise ValueError(f"unknown destination style {how!r}")
+    doc = pymupdf.open(path)
+    names: list[str] = []
+    for k, (_, _, page, dest) in enumerate(doc.get_toc(simple=False)):
+        xref, page_ref = dest["xref"], f"{doc.page_xref(page - 1)} 0 R"
+        doc.xref_set_key(xref, "A", "null")  # drop the GoTo action set_toc wrote
+        if how == "fit":
+            doc.xref_set_key(xref, "Dest", f"[{page_ref} /Fit]")
+            continue
+        name = f"section.{k:04d}"  # zero-padded: a name tree's keys must be sorted
+        doc.xref_set_key(xref, "Dest", f"({name})")
+        to = dest["to"]
+        target = "/Fit" if how == "named-fit" else f"/XYZ {to.x:g} {PAGE_HEIGHT - to.y:g} null"
+        names.append(f"({name}) [{page_ref} {target}]")
+    if names:
+        doc.xref_set_key(doc.pdf_catalog(), "Names", f"<< /Dests << /Names [{' '.join(names)}] >> >>")
+    doc.saveIncr()
     doc.close()
     return path
 

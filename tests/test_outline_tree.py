@@ -4,18 +4,31 @@ page ranges where parents cover children. PDFs are written with PyMuPDF per test
 
 from __future__ import annotations
 
+import shutil
 import tempfile
 from pathlib import Path
 
 import pymupdf
 import pytest
-from docgen import BODY_TOP, LaidOut, Section, Text, dest_y, layout_sections, page_text, toc_row, write_pdf
+from docgen import (
+    BODY_TOP,
+    LaidOut,
+    Section,
+    Text,
+    dest_y,
+    layout_sections,
+    page_text,
+    rewrite_destinations,
+    toc_row,
+    write_pdf,
+)
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import treebuild
-from treebuild.model import Node, Pos, Tree
-from treebuild.structure.assemble import PREFACE_TITLE
+from treebuild.model import Mark, Node, Pos, Tree
+from treebuild.readers import read
+from treebuild.structure.assemble import PREFACE_TITLE, assemble
 
 DATA = Path(__file__).parent / "data"
 
@@ -189,8 +202,10 @@ def test_backward_entry_without_children_is_moved_forward_with_a_warning(tmp_pat
     tree = treebuild.build(write_pdf(tmp_path / "back.pdf", pages, toc=toc))
     assert [n.title for n in tree.roots] == ["First", "Third", "Back to two"]
     third, back = tree.roots[1], tree.roots[2]
-    assert back.start == third.start and third.text() == ""
-    assert any("moved forward" in w for w in tree.warnings)
+    assert third.text() == "third\n"  # keeps its page: the misplaced entry does not take it
+    assert back.start == back.end == tree.doc.end() and back.text() == ""
+    assert (back.start_page, back.end_page) == (3, 3)
+    assert any("1 section start(s)" in w and "moved forward" in w for w in tree.warnings)
 
 
 def test_node_path_and_lookup(tmp_path: Path) -> None:
@@ -216,3 +231,143 @@ def test_real_pdf_outline_tree_splits_shared_pages_at_headings() -> None:
     intro = tree.find("1 Introduction")[0]
     assert [c.title for c in intro.children][:2] == ["1.1 Introduction", "1.2 Terminology"]
     assert intro.children[0].start_page == intro.children[1].start_page == 8
+
+
+def _spans(tree: Tree) -> list[tuple[str, int, Pos, Pos, int | None, int | None, str]]:
+    return [(n.title, n.depth, n.start, n.end, n.start_page, n.end_page, n.text()) for n in tree.walk()]
+
+
+# Most sections share pages (bodies of 0-9 lines, 27 lines a page); after a 30-line body, one is
+# alone on its page, mid-page.
+SHARED = [Section(lv, f"Heading {i} at level {lv}", body=30 if i % 5 in (3, 4) else (i * 5) % 10)
+          for i, lv in enumerate(SHAPES[3] * 2)]
+
+
+def test_named_destinations_split_shared_pages_like_goto(tmp_path: Path) -> None:
+    """LaTeX/hyperref, Sphinx and Texinfo bookmarks use named destinations: same tree as GoTo ones."""
+    laid = layout_sections(tmp_path / "goto.pdf", SHARED)
+    named = rewrite_destinations(Path(shutil.copy(laid.path, tmp_path / "named.pdf")), "named")
+    assert {row[3]["kind"] for row in pymupdf.open(named).get_toc(simple=False)} == {pymupdf.LINK_NAMED}
+    goto_tree, named_tree = treebuild.build(laid.path), treebuild.build(named)
+    assert sum(1 for n in named_tree.walk() if n.start.char > 0) >= 5  # many sections start mid-page
+    alone = [i for i, (p, line) in enumerate(laid.heading_at)
+             if line > 0 and [q for q, _ in laid.heading_at].count(p) == 1]
+    assert alone  # only its destination's y tells where such a section starts
+    _check_against_layout(named_tree, laid, [])
+    assert _spans(named_tree) == _spans(goto_tree)
+    assert not named_tree.warnings
+
+
+def test_page_only_destinations_sharing_a_page_start_at_their_headings(tmp_path: Path) -> None:
+    """ReportLab writes ``[page /Fit]`` bookmarks: entries sharing a page are placed at their printed
+    titles (not at a mention in a sentence), and a lone one owns its whole page, even when the page's
+    running head comes last in the text stream."""
+    head = Text("Running head", 40, 9)
+    a, b, c = Text("1 Alpha", BODY_TOP, 16, bold=True), Text("1.1 Beta", 300, 14, bold=True), Text("1.2 Gamma", 500)
+    page1: list[Text | str] = [head, a, Text("alpha text", 150), b, Text("beta text", 350),
+                               Text("mentions 1.2 Gamma in a sentence", 400), c, Text("gamma text", 550)]
+    page2: list[Text | str] = ["2 Delta", "delta text", head]  # the head is drawn last
+    toc = [toc_row(1, "Alpha", 1), toc_row(2, "Beta", 1), toc_row(2, "Gamma", 1), toc_row(1, "Delta", 2)]
+    path = rewrite_destinations(write_pdf(tmp_path / "fit.pdf", [page1, page2], toc=toc), "fit")
+    tree = treebuild.build(path)
+    assert tree.doc.units[1].text == "2 Delta\ndelta text\nRunning head\n"
+    alpha, delta = tree.roots
+    beta, gamma = alpha.children
+    assert alpha.own_text() == "Running head\n1 Alpha\nalpha text\n"
+    assert beta.text() == "1.1 Beta\nbeta text\nmentions 1.2 Gamma in a sentence\n"
+    assert gamma.text() == "1.2 Gamma\ngamma text\n"
+    assert delta.start == Pos(1, 0) and delta.text() == tree.doc.units[1].text
+    assert [(n.start_page, n.end_page) for n in tree.walk()] == [(1, 1), (1, 1), (1, 1), (2, 2)]
+    assert not tree.warnings
+
+
+def test_entries_sharing_a_point_are_searched_below_it(tmp_path: Path) -> None:
+    """Two bookmarks aimed at the same point: their headings are looked for below it, not in the
+    chapter's mini table of contents above it."""
+    top, beta, gamma = Text("1 Alpha", BODY_TOP, 16, bold=True), Text("1.1 Beta", 300, 14), Text("1.2 Gamma", 400, 14)
+    page: list[Text | str] = [top, Text("1.1 Beta", 150), Text("1.2 Gamma", 175), Text("alpha text", 200), beta,
+                              Text("beta text", 330), gamma, Text("gamma text", 430)]
+    point = dest_y(beta)
+    toc = [toc_row(1, "Alpha", 1, dest_y(top)), toc_row(2, "Beta", 1, point), toc_row(2, "Gamma", 1, point)]
+    tree = treebuild.build(write_pdf(tmp_path / "minitoc.pdf", [page], toc=toc))
+    (alpha,) = tree.roots
+    assert alpha.own_text() == "1 Alpha\n1.1 Beta\n1.2 Gamma\nalpha text\n"
+    assert [c.text() for c in alpha.children] == ["1.1 Beta\nbeta text\n", "1.2 Gamma\ngamma text\n"]
+
+
+def test_page_top_anchor_below_its_predecessor_is_placed_at_its_heading(tmp_path: Path) -> None:
+    """Texinfo anchors some subsections at the top of the page their heading is on, above the
+    previous section's heading: the entry starts at its printed title instead."""
+    top = Text("1 Support", BODY_TOP, 16, bold=True)
+    p_head, s_head = Text("1.3 Reporting Bugs", 200, 14, bold=True), Text("1.3.1 How to Report", 500, 12, bold=True)
+    page1: list[Text | str] = [top, "support text", p_head, Text("reporting text", 250), s_head, Text("how text", 550)]
+    toc = [toc_row(1, "1 Support", 1, dest_y(top)), toc_row(2, "Reporting Bugs", 1, dest_y(p_head)),
+           toc_row(3, "How to Report", 1, 36.0), toc_row(1, "2 Next", 2, 36.0)]
+    tree = treebuild.build(write_pdf(tmp_path / "anchor.pdf", [page1, ["2 Next", "next text"]], toc=toc))
+    assert [e.y for e in tree.doc.outline][2] == pytest.approx(36.0)  # above "Reporting Bugs"
+    reporting = tree.find("Reporting Bugs")[0]
+    how = reporting.children[0]
+    assert reporting.own_text() == "1.3 Reporting Bugs\nreporting text\n"
+    assert how.text() == "1.3.1 How to Report\nhow text\n"
+    assert not tree.warnings
+
+
+def test_backward_entry_keeps_the_previous_sections_text(tmp_path: Path) -> None:
+    """The 2nd of 4 bookmarks points back to page 1 (no children): it comes out empty, with a
+    warning, and the 1st keeps its whole text instead of handing it over."""
+    pages: list[list[Text | str]] = [["Cover page text"], ["One", "one text", "more one text"], ["Three", "three text"],
+                                     ["Four", "four text"]]
+    toc = [toc_row(1, "One", 2), toc_row(1, "Back", 1), toc_row(1, "Three", 3), toc_row(1, "Four", 4)]
+    tree = treebuild.build(write_pdf(tmp_path / "back4.pdf", pages, toc=toc))
+    preface, one, back, three, four = tree.roots
+    assert preface.title == PREFACE_TITLE and preface.text() == page_text(pages[0])
+    assert one.text() == page_text(pages[1]) and (one.start_page, one.end_page) == (2, 2)
+    assert back.start == back.end == three.start and back.text() == ""
+    assert three.text() == page_text(pages[2]) and four.text() == page_text(pages[3])
+    assert [w for w in tree.warnings if "moved forward" in w] == [
+        "1 section start(s) pointed before the previous one and were moved forward"]
+
+
+def test_pages_without_text_belong_to_the_section_they_follow(tmp_path: Path) -> None:
+    """Figure-only and empty pages (2-5, 7-10) stay in the page ranges of the sections around them."""
+    pages: list[list[Text | str]] = [[] for _ in range(10)]
+    pages[0], pages[5] = ["Chapter 1", "intro text"], ["Chapter 2", "text"]
+    toc = [toc_row(1, "Chapter 1", 1), toc_row(2, "Section 1.1", 3), toc_row(1, "Chapter 2", 6)]
+    tree = treebuild.build(write_pdf(tmp_path / "figures.pdf", pages, toc=toc, figures=(1, 3, 7)))
+    ch1, ch2 = tree.roots
+    sec = ch1.children[0]
+    assert [(n.title, n.start_page, n.end_page) for n in tree.walk()] == [
+        ("Chapter 1", 1, 5), ("Section 1.1", 3, 5), ("Chapter 2", 6, 10)]
+    covered = {p for n in tree.roots for p in range(n.start_page or 0, (n.end_page or 0) + 1)}
+    assert covered == set(range(1, 11))
+    # spans are unchanged: units are joined by a newline, the blank pages add nothing else
+    assert ch1.text() == page_text(pages[0]) + "\n" * 4 and sec.text() == "\n" * 2
+    assert ch2.text() == page_text(pages[5]) + "\n" * 3  # the document ends where the last page's text does
+
+
+def test_end_page_of_a_section_ending_mid_page(tmp_path: Path) -> None:
+    """A section ending mid-page ends on that page when text precedes the end there, else on the page before."""
+    pages: list[list[Text | str]] = [["One", "one text"], [Text("   ", 60), "Two", "two text"], []]
+    doc = read(write_pdf(tmp_path / "mid.pdf", pages))
+    blank_lead = doc.units[1].text.index("Two")  # after the whitespace-only block
+    assert blank_lead > 0 and not doc.units[1].text[:blank_lead].strip()
+    marks = [Mark("One", 1, Pos(0, 0), "heading"), Mark("Two", 1, Pos(1, blank_lead), "heading")]
+    one, two = assemble(doc, marks)[0]
+    assert (one.start_page, one.end_page, two.start_page, two.end_page) == (1, 1, 2, 3)
+    after_text = doc.units[1].text.index("two text")
+    one, two = assemble(doc, [marks[0], Mark("Two text", 1, Pos(1, after_text), "heading")])[0]
+    assert (one.start_page, one.end_page, two.start_page, two.end_page) == (1, 2, 2, 3)
+
+
+def test_ids_of_a_tree_over_10000_nodes_keep_string_order(tmp_path: Path) -> None:
+    """Ids widen to 5 digits for every node once a tree passes 9,999 nodes, so string order stays preorder."""
+    levels = [1 + (k % 7 > 2) + (k % 7 > 4) for k in range(10_050)]
+    md = "".join(f"{'#' * lv} Heading {k}\n\nbody {k}\n\n" for k, lv in enumerate(levels))
+    (path := tmp_path / "big.md").write_text(md)
+    tree = treebuild.build(path, treebuild.BuildSettings(subdivide=False))
+    nodes = list(tree.walk())
+    ids = [n.node_id for n in nodes]
+    assert len(nodes) == 10_050 and [n.title for n in nodes] == [f"Heading {k}" for k in range(10_050)]
+    assert {len(i) for i in ids} == {5} and len(set(ids)) == len(ids)
+    assert sorted(ids) == ids and ids[0] == "00000" and ids[-1] == "10049"
+    assert max(n.depth for n in nodes) == 3

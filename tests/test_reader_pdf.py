@@ -4,12 +4,14 @@ typographic lines, metadata and the errors a user sees. PDFs are written with Py
 from __future__ import annotations
 
 import hashlib
+import shutil
 from pathlib import Path
 
 import pymupdf
 import pytest
-from docgen import BODY_SIZE, PAGE_HEIGHT, Text, dest_y, page_text, toc_row, write_pdf
+from docgen import BODY_SIZE, PAGE_HEIGHT, Text, dest_y, page_text, rewrite_destinations, toc_row, write_pdf
 
+from treebuild import build
 from treebuild.errors import ReadError, UnsupportedFormat
 from treebuild.readers import read
 
@@ -74,6 +76,34 @@ def test_outline_entries_with_levels_pages_and_y(tmp_path: Path) -> None:
     assert [e.y for e in doc.outline[:3]] == pytest.approx([80.0, 300.0, dest_y(heading)])
 
 
+def test_named_destinations_give_the_same_y_as_goto(tmp_path: Path) -> None:
+    """LaTeX/Sphinx/Texinfo bookmarks name their destination; PyMuPDF gives its point bottom-up."""
+    heading = Text("Part 2", 400, 16, bold=True)
+    toc = [toc_row(1, "Part 1", 1, 80.0), toc_row(2, "Part 1.1", 1, 300.0), toc_row(1, "Part 2", 2, dest_y(heading)),
+           toc_row(1, "Part 3", 3, 700.0)]
+    goto = write_pdf(tmp_path / "goto.pdf", [["a"], ["b", heading], ["c"]], toc=toc)
+    named = rewrite_destinations(Path(shutil.copy(goto, tmp_path / "named.pdf")), "named")
+    assert {row[3]["kind"] for row in pymupdf.open(named).get_toc(simple=False)} == {pymupdf.LINK_NAMED}
+    want = [80.0, 300.0, dest_y(heading), 700.0]
+    assert [e.y for e in read(goto).outline] == pytest.approx(want)
+    got = read(named).outline
+    assert [e.y for e in got] == pytest.approx(want)
+    assert [(e.level, e.title, e.page) for e in got] == [(e.level, e.title, e.page) for e in read(goto).outline]
+
+
+def test_destinations_without_a_usable_point_have_no_y(tmp_path: Path) -> None:
+    """A point off the page, or a page-only named destination (``/Fit``), means the page top."""
+    toc = [toc_row(1, "Below the page", 1, PAGE_HEIGHT + 500), toc_row(1, "Above the page", 2, -50.0),
+           toc_row(1, "On the page", 3, 200.0)]
+    path = write_pdf(tmp_path / "off.pdf", [["a"], ["b"], ["c"]], toc=toc)
+    assert [e.y for e in read(path).outline] == [None, None, pytest.approx(200.0)]
+    fit = rewrite_destinations(write_pdf(tmp_path / "fit.pdf", [["a"], ["b"]], toc=[toc_row(1, "A", 1, 300.0),
+                                                                                 toc_row(1, "B", 2, 300.0)]),
+                               "named-fit")
+    assert {row[3]["kind"] for row in pymupdf.open(fit).get_toc(simple=False)} == {pymupdf.LINK_NAMED}
+    assert [(e.title, e.page, e.y) for e in read(fit).outline] == [("A", 1, None), ("B", 2, None)]
+
+
 def test_typographic_lines_point_into_unit_text(tmp_path: Path) -> None:
     doc = read(write_pdf(tmp_path / "lines.pdf", PAGES))
     lines = doc.lines(1)
@@ -94,6 +124,25 @@ def test_metadata_title(tmp_path: Path) -> None:
     assert doc.metadata["author"] == "Someone"
     untitled = read(write_pdf(tmp_path / "plain.pdf", [["x"]]))
     assert untitled.title is None
+
+
+@pytest.mark.parametrize(("content", "figures", "blank"), [
+    ([[], [], [], []], (0, 1, 2, 3), 4),  # a scan: images only
+    ([["Only this page has text"], [], [], []], (1, 2), 3),  # most pages blank, the last one empty
+])
+def test_pdf_without_text_layer_warns(tmp_path: Path, content: list[list[Text | str]], figures: tuple[int, ...],
+                                      blank: int) -> None:
+    path = write_pdf(tmp_path / "scan.pdf", content, figures=figures)
+    doc = read(path)
+    assert sum(not u.text.strip() for u in doc.units) == blank
+    assert doc.warnings == [f"{path}: no text layer on {blank} of 4 pages: run OCR first (e.g. ocrmypdf)"]
+    assert doc.warnings[0] in build(path).warnings  # the pipeline reports it with the tree
+
+
+def test_pdf_with_some_figure_pages_does_not_warn(tmp_path: Path) -> None:
+    path = write_pdf(tmp_path / "figs.pdf", [["text one"], [], ["text three"], ["text four"]], figures=(1, 2))
+    assert read(path).warnings == []
+    assert not any("text layer" in w for w in build(path).warnings)
 
 
 def test_encrypted_pdf_is_a_read_error(tmp_path: Path) -> None:

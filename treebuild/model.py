@@ -103,6 +103,7 @@ class SourceDoc:
     metadata: dict[str, str] = field(default_factory=dict)
     outline: list[OutlineEntry] = field(default_factory=list)
     page_count: int | None = None
+    warnings: list[str] = field(default_factory=list)  # reader findings the build reports, e.g. no text layer
     _lines: Any = field(default=None, repr=False)  # callable(int) -> list[Line]
 
     def lines(self, unit: int) -> list[Line]:

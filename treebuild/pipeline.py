@@ -42,6 +42,7 @@ class BuildContext:
 def _structure(ctx: BuildContext) -> None:
     ctx.roots, result = build_nodes(ctx.doc, ctx.settings, ctx.model_config, ctx.usage)
     ctx.method = result.method
+    ctx.warnings.extend(ctx.doc.warnings)
     ctx.warnings.extend(result.warnings)
 
 

@@ -7,8 +7,10 @@ outline destination's y maps to a character offset without a second pass. Typogr
 
 from __future__ import annotations
 
+import math
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import pymupdf
 
@@ -45,7 +47,7 @@ class PdfReader:
                             path=str(path), hint="download or export the file again")
         try:
             units = _page_units(doc)
-            outline = _outline(doc)
+            outline = _outline(doc, units)
         except Exception as exc:
             raise ReadError(f"cannot extract text: {exc}", path=str(path)) from exc
         meta = {k: str(v) for k, v in (doc.metadata or {}).items() if v}
@@ -57,8 +59,17 @@ class PdfReader:
 
         return SourceDoc(
             path=str(path), format="pdf", units=units, sha256=sha, size=size, title=title,
-            metadata=meta, outline=outline, page_count=len(units), _lines=lines,
+            metadata=meta, outline=outline, page_count=len(units), warnings=_text_layer_warnings(path, units),
+            _lines=lines,
         )
+
+
+def _text_layer_warnings(path: Path, units: list[Unit]) -> list[str]:
+    """A scanned PDF reads as blank pages and would silently become one empty node: say so."""
+    blank = sum(1 for u in units if not u.text.strip())
+    if not units or blank * 2 <= len(units):
+        return []
+    return [f"{path}: no text layer on {blank} of {len(units)} pages: run OCR first (e.g. ocrmypdf)"]
 
 
 def _has_eof_marker(path: Path) -> bool:
@@ -96,19 +107,45 @@ def _page_units(doc: pymupdf.Document) -> list[Unit]:
     return units
 
 
-def _outline(doc: pymupdf.Document) -> list[OutlineEntry]:
+def _outline(doc: pymupdf.Document, units: list[Unit]) -> list[OutlineEntry]:
     entries: list[OutlineEntry] = []
+    matrices: dict[int, pymupdf.Matrix] = {}
     for item in doc.get_toc(simple=False):
         level, title, page = int(item[0]), str(item[1]), int(item[2])
         dest = item[3] if len(item) > 3 and isinstance(item[3], dict) else {}
-        y: float | None = None
-        to = dest.get("to")
-        if to is not None and dest.get("kind") == pymupdf.LINK_GOTO:
-            y = float(to.y)
-            if y != y:  # NaN: no usable coordinate
-                y = None
+        y = _dest_y(doc, dest, page - 1, units, matrices) if 1 <= page <= len(units) else None
         entries.append(OutlineEntry(level=level, title=" ".join(title.split()), page=page, y=y))
     return entries
+
+
+def _dest_y(doc: pymupdf.Document, dest: dict[str, Any], index: int, units: list[Unit],
+            matrices: dict[int, pymupdf.Matrix]) -> float | None:
+    """Top-down y of an outline destination on page ``index``, or ``None`` when it has no usable one.
+
+    MuPDF resolves an explicit (GoTo) destination into page space itself, but PyMuPDF gives a
+    named destination (LaTeX/hyperref, Sphinx, Texinfo) its point in PDF space, bottom-up; the
+    page's transformation matrix turns it into page space (``height - y`` on a plain page).
+    PyMuPDF writes a y of 0 for ``/Fit``, ``/FitV`` and a null top: no position, i.e. the page top.
+    """
+    to = dest.get("to")
+    if to is None:
+        return None
+    kind = dest.get("kind")
+    if kind == pymupdf.LINK_GOTO:
+        y = float(to.y)
+    elif kind == pymupdf.LINK_NAMED:
+        point = pymupdf.Point(to)
+        if not point.y > 0:
+            return None
+        if index not in matrices:
+            matrices[index] = doc.load_page(index).transformation_matrix
+        y = float((point * matrices[index]).y)
+    else:
+        return None
+    height = units[index].height
+    if not 0 <= y <= (height if height is not None else math.inf):  # NaN fails too
+        return None
+    return y
 
 
 def _page_lines(page: pymupdf.Page, text: str) -> list[Line]:

@@ -17,29 +17,22 @@ PREFACE_TITLE = "Preface"
 def assemble(doc: SourceDoc, marks: list[Mark], *, preface: bool = True) -> tuple[list[Node], int]:
     """Build root nodes from marks given in document order.
 
-    A mark that would start before its predecessor is moved to the predecessor's position
-    (never reordered), and counted in the second return value. Text before the first mark
-    becomes a preface node when it holds anything but white space.
+    A mark that would start before its predecessor is never reordered: it is moved forward to
+    the next mark that does not (or the document end), so the predecessor keeps its text and
+    the misplaced section comes out empty; such marks are counted in the second return value.
+    Text before the first mark becomes a preface node when it holds anything but white space.
     """
     end = doc.end()
     roots: list[Node] = []
     stack: list[tuple[int, Node]] = []  # (mark level, node)
-    clamped = 0
-    last = Pos(0, 0)
+    starts, clamped = _forward_starts([min(m.pos, end) for m in marks], end)
     if marks and preface:
-        first = marks[0].pos
+        first = starts[0]
         if first > Pos(0, 0) and doc.span_text(Pos(0, 0), first).strip():
             node = Node(node_id="", title=PREFACE_TITLE, depth=1, ordinal=0, start=Pos(0, 0),
                         end=first, origin="preface", _doc=doc)
             roots.append(node)
-    for mark in marks:
-        pos = mark.pos
-        if pos < last:
-            pos = last
-            clamped += 1
-        if pos > end:
-            pos = end
-        last = pos
+    for mark, pos in zip(marks, starts, strict=True):
         while stack and stack[-1][0] >= mark.level:
             stack.pop()
         parent = stack[-1][1] if stack else None
@@ -66,13 +59,38 @@ def _set_ends(siblings: list[Node], end: Pos) -> None:
         _set_ends(node.children, node.end)
 
 
+def _forward_starts(starts: list[Pos], end: Pos) -> tuple[list[Pos], int]:
+    """Starts made non-decreasing by moving each one that lies before its predecessor forward to
+    the next start that does not (or ``end``); returns them with the number moved.
+
+    Moving it back to the predecessor's start instead would give it the predecessor's text.
+    """
+    out = list(starts)
+    moved = 0
+    i = 0
+    last = Pos(0, 0)
+    while i < len(out):
+        if out[i] < last:
+            j = i + 1
+            while j < len(out) and out[j] < last:
+                j += 1
+            target = out[j] if j < len(out) else end
+            out[i:j] = [target] * (j - i)
+            moved += j - i
+            i = j
+            continue
+        last = out[i]
+        i += 1
+    return out, moved
+
+
 def number_nodes(roots: list[Node]) -> None:
-    """PageIndex-style 4-digit ids in preorder, from 0000."""
-    counter = 0
-    for root in roots:
-        for node in root.walk():
-            node.node_id = f"{counter:04d}"
-            counter += 1
+    """PageIndex-style ids in preorder, from ``0000``: 4 digits, more when the tree has over
+    10,000 nodes, the same width for every node so that string order is preorder."""
+    nodes = [node for root in roots for node in root.walk()]
+    width = max(4, len(str(len(nodes) - 1)))
+    for counter, node in enumerate(nodes):
+        node.node_id = f"{counter:0{width}d}"
 
 
 def set_pages(doc: SourceDoc, roots: list[Node]) -> None:
@@ -100,22 +118,23 @@ def _page_at(doc: SourceDoc, pos: Pos) -> int:
 
 
 def _last_page(doc: SourceDoc, start: Pos, end: Pos) -> int:
-    """Page of the last non-blank character in ``[start, end)``."""
+    """Last page of ``[start, end)``, pages without text included.
+
+    A section that ends where the next starts at the top of a unit takes the page before it, blank
+    (scanned, figure-only) or not; one that ends mid-unit takes that unit's page when text precedes
+    the end there, else the page before; the last section runs to the last page.
+    """
+    last = len(doc.units) - 1
+    if last < 0:
+        return 1
+    if end >= doc.end():
+        return _page_at(doc, Pos(last, 0))
     unit, char = end
-    while (unit, char) > tuple(start):
-        if char == 0:
-            unit -= 1
-            if unit < start.unit:
-                break
-            char = len(doc.units[unit].text)
-            continue
+    if char > 0:
         lo = start.char if unit == start.unit else 0
         if doc.units[unit].text[lo:char].strip():
             return _page_at(doc, Pos(unit, 0))
-        char = 0
-        if unit == start.unit:
-            break
-    return _page_at(doc, start)
+    return _page_at(doc, Pos(max(unit - 1, 0), 0))
 
 
 def _stem(path: str) -> str:

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import re
 
-from ..model import Mark, Pos, SourceDoc, Unit
+from ..model import Mark, OutlineEntry, Pos, SourceDoc, Unit
+from .numbering import is_label, strip_numbering
+from .text import normalize_title
 
 __all__ = ["outline_marks", "pos_from_y", "Furniture"]
 
@@ -31,10 +33,75 @@ def outline_marks(doc: SourceDoc) -> list[Mark]:
     for i in range(len(entries) - 2, -1, -1):
         if i > 0 and positions[i] < positions[i - 1] and entries[i + 1].level > entries[i].level:
             positions[i] = positions[i + 1]
+    _place_by_title(doc, entries, positions, furniture)
     for entry, pos in zip(entries, positions, strict=True):
         title = entry.title.strip() or "(untitled)"
         marks.append(Mark(title=title, level=entry.level, pos=pos, origin="outline"))
     return marks
+
+
+def _place_by_title(doc: SourceDoc, entries: list[OutlineEntry], positions: list[Pos], furniture: Furniture) -> None:
+    """Find the heading line of entries whose destination does not tell where on the page they start.
+
+    Page-only destinations (``/Fit``, as ReportLab writes them), anchors at the page top (Texinfo)
+    and per-page bookmarks give several entries the same destination, or one before its
+    predecessor on the same page; all but the last would come out empty. Such an entry starts at
+    the first line, after its predecessor and before the next entry placed elsewhere, that prints
+    its title (numbering aside; a title may wrap onto the next lines); not found, it stays. A title
+    found below nothing but page furniture starts at the page top, as in ``pos_from_y``. Distinct
+    destinations that merely snap to the same text block are left alone: their order is right.
+    """
+    n = len(positions)
+    for i in range(n):
+        pos = positions[i]
+        prev = positions[i - 1] if i > 0 and positions[i - 1].unit == pos.unit else None  # on the same page
+        shared = any(_same_dest(entries[a], entries[a + 1]) for a in (i - 1, i) if 0 <= a < n - 1)
+        if not (shared or (prev is not None and pos < prev)):
+            continue
+        text = doc.units[pos.unit].text
+        lo = max(pos.char, prev.char if prev is not None else 0)
+        hi = len(text)
+        for j in range(i + 1, n):
+            if positions[j].unit != pos.unit:
+                break
+            if positions[j] != pos and positions[j].char > lo:
+                hi = positions[j].char
+                break
+        found = _title_line(text, entries[i].title, lo, hi)
+        if found is None:
+            continue
+        lead = text[:found]
+        at_top = lo == 0 and (not lead.strip() or furniture.covers(pos.unit, lead))
+        positions[i] = Pos(pos.unit, 0 if at_top else found)
+
+
+def _same_dest(a: OutlineEntry, b: OutlineEntry) -> bool:
+    return (a.page, a.y) == (b.page, b.y)
+
+
+def _title_line(text: str, title: str, lo: int, hi: int) -> int | None:
+    """Offset of the first line starting in ``[lo, hi)`` that opens with ``title`` (numbering and
+    case aside; the title may continue on the next two lines), or of the label lines right above
+    it (``Chapter 3``, ``2.1``)."""
+    want = normalize_title(strip_numbering(title))
+    if not want:
+        return None
+    lines: list[tuple[int, str]] = []
+    k = 0
+    for line in text.splitlines(keepends=True):
+        if lo <= k < hi:
+            lines.append((k, line))
+        k += len(line)
+    normed = [normalize_title(strip_numbering(line)) for _, line in lines]
+    for idx, head in enumerate(normed):
+        if not head or not (want == head or want.startswith(head + " ")):
+            continue
+        joined = " ".join(x for x in normed[idx: idx + 3] if x)
+        if joined == want or joined.startswith(want + " "):
+            while idx > 0 and is_label(lines[idx - 1][1].strip()):
+                idx -= 1
+            return lines[idx][0]
+    return None
 
 
 def pos_from_y(unit: Unit, y: float | None, furniture: Furniture | None = None) -> Pos:
@@ -44,6 +111,10 @@ def pos_from_y(unit: Unit, y: float | None, furniture: Furniture | None = None) 
     below = [b for b in unit.blocks if b[1] > y + 1.0]
     if not below:
         return Pos(unit.index, len(unit.text))
+    if len(below) == len(unit.blocks):
+        # Nothing lies above the point (a ``/Fit`` destination gives y 0): the whole page, even
+        # when the text stream puts a running header last.
+        return Pos(unit.index, 0)
     first = min(below, key=lambda b: (b[0], b[2]))
     lead = unit.text[: first[2]]
     if not lead.strip() or (furniture is not None and furniture.covers(unit.index, lead)):
