@@ -95,3 +95,147 @@ class Writer:
         self.doc.save(path)
         self.doc.close()
         return path
+
+    def line(self, text: str, size: float = BODY, bold: bool = False, x: float = LEFT) -> int:
+        """One line at ``x`` (no wrapping); returns its 1-based page number."""
+        self._line(text, size, bold, x)
+        return self.page_number
+
+    def right(self, text: str, size: float = BODY, bold: bool = True) -> int:
+        """One line set flush right (an exhibit label); returns its 1-based page number."""
+        width = pymupdf.get_text_length(text, fontname="hebo" if bold else "helv", fontsize=size)
+        return self.line(text, size, bold, x=RIGHT - width)
+
+    def centred(self, text: str, size: float = BODY, bold: bool = True) -> int:
+        width = pymupdf.get_text_length(text, fontname="hebo" if bold else "helv", fontsize=size)
+        return self.line(text, size, bold, x=(LEFT + RIGHT - width) / 2)
+
+
+FILING_NOTES = ["Summary of Significant Accounting Policies", "Revenue", "Income Taxes", "Debt",
+                "Shareholders' Equity", "Reportable Segments"]
+FILING_STATEMENTS = ["Consolidated Statements of Income", "Consolidated Balance Sheets",
+                     "Consolidated Statements of Cash Flows"]
+BODY_LINE = "(iv) requires payment of an Employee's benefit to an Alternate Payee in a form that maintains value;"
+PLAN_ARTICLES = ["ARTICLE ONE Definitions", "ARTICLE TWO Eligibility", "ARTICLE THREE Benefits",
+                 "ARTICLE FOUR Administration"]
+
+
+def filing_with_tail(path: Path, *, index: bool = True,
+                     statements_in_item8: bool = False) -> tuple[Path, dict[str, int]]:
+    """A 10-K whose tail follows Item 16 the way filings print it: Signatures (with a "Signature
+    Capacity" table), the financial statements (an "Index to Financial Statements" page with page
+    numbers, the auditor's report, the statements, numbered notes, one of them not bold), then the
+    exhibits, each labelled at the top right of its page: a plan in a larger body size with
+    ARTICLE headings, numbered definitions and a list item that reads like a heading, a list of
+    subsidiaries and a certification.
+
+    With ``statements_in_item8`` the statements (index page included) are printed inside Item 8
+    instead and the tail has Signatures and the exhibits only. Returns the path and the start
+    page of every section by title.
+    """
+    w = Writer(header="Example Corp 2022 Form 10-K")
+    pages: dict[str, int] = {}
+    w.heading("UNITED STATES SECURITIES AND EXCHANGE COMMISSION", size=14)
+    w.heading("FORM 10-K", size=16)
+    w.paras(2)
+    w.new_page()
+
+    def item(label: str, title: str, n: int = 2) -> None:
+        pages[label] = w.heading(f"{label}. {title}", size=10, bold=True)
+        w.paras(n)
+
+    def statements() -> None:
+        index_page = 0
+        if index:
+            pages["Index"] = w.page_number
+            w.centred("Example Corporation", 10)
+            w.centred("Index to Financial Statements", 10)
+            index_page = w.page_number
+            w.new_page()
+        pages["Report of Independent Registered Public Accounting Firm"] = \
+            w.heading("Report of Independent Registered Public Accounting Firm", size=10, bold=True)
+        w.paras(3)
+        for title in FILING_STATEMENTS:
+            w.new_page()
+            pages[title] = w.centred(title, 10)
+            w.centred("Example Corporation and Subsidiary Companies", 10, bold=False)
+            for row in ("Net sales", "Cost of sales", "Gross margin", "Operating income"):
+                w.line(row)
+                w.y -= 12.5
+                w.line("1,234", x=470)
+        w.new_page()
+        pages["Notes to Consolidated Financial Statements"] = \
+            w.centred("Notes to Consolidated Financial Statements", 10)
+        for n, title in enumerate(FILING_NOTES, start=1):
+            key = f"{n}. {title}"
+            pages[key] = w.heading(key, size=10, bold=n != 5)  # note 5 is set in the body type
+            w.paras(4)
+        if index:
+            page = w.doc[index_page - 1]
+            y = 150.0
+            page.insert_text((480, y), "Page", fontsize=10, fontname="hebo")
+            rows = [("Report of Independent Registered Public Accounting Firm", 72.0)]
+            rows += [(t, 72.0) for t in FILING_STATEMENTS]
+            rows += [("Notes to Consolidated Financial Statements", 72.0)]
+            rows += [(f"{n}. {t}", 96.0) for n, t in enumerate(FILING_NOTES, start=1)]
+            for title, x in rows:
+                y += 15
+                page.insert_text((x, y), title, fontsize=10, fontname="helv")
+                page.insert_text((490, y), str(pages[title]), fontsize=10, fontname="helv")
+
+    pages["PART I"] = w.heading("PART I", size=10, bold=True, space=14)
+    item("Item 1", "Business")
+    w.fill_pages(6)  # a filing's statements lie far beyond where a printed TOC is looked for
+    item("Item 1A", "Risk Factors")
+    w.fill_pages(4)
+    pages["PART II"] = w.heading("PART II", size=10, bold=True, space=14)
+    item("Item 7", "Management's Discussion and Analysis")
+    w.fill_pages(4)
+    pages["Item 8"] = w.heading("Item 8. Financial Statements and Supplementary Data", size=10, bold=True)
+    if statements_in_item8:
+        w.new_page()
+        statements()
+        w.new_page()
+    else:
+        w.para("The financial statements are set forth after the signatures of this report.")
+    item("Item 9", "Changes in and Disagreements with Accountants")
+    pages["PART IV"] = w.heading("PART IV", size=10, bold=True, space=14)
+    item("Item 15", "Exhibits, Financial Statement Schedules")
+    item("Item 16", "Form 10-K Summary", 1)
+    w.new_page()
+    pages["Signatures"] = w.centred("Signatures", 10)
+    w.para("Pursuant to the requirements of the Securities Exchange Act of 1934, the registrant has duly caused "
+           "this report to be signed on its behalf by the undersigned, thereunto duly authorized.")
+    assert w.page is not None
+    w.page.insert_text((150, w.y + 10), "Signature", fontsize=10, fontname="hebo")
+    w.page.insert_text((400, w.y + 10), "Capacity", fontsize=10, fontname="hebo")
+    w.y += 24
+    w.line("/s/ Jane Doe    Chief Executive Officer", x=150)
+    if not statements_in_item8:
+        w.new_page()
+        statements()
+    plan = 11.5
+    w.new_page()
+    pages["Exhibit 10.40"] = w.right("Exhibit 10.40", 10)
+    w.centred("EXAMPLE CORPORATION", plan)
+    w.centred("SUPPLEMENTAL INVESTMENT PLAN", plan)
+    w.centred("(As Amended and Restated Effective January 1, 2023)", plan)
+    for a, article in enumerate(PLAN_ARTICLES, start=1):
+        w.y += 10
+        pages[article] = w.centred(article, plan)
+        for d in range(1, 4):
+            w.line(f"{a}.{d} \u201cTerm {d}\u201d means the thing defined in this section of the plan.", plan)
+            w.para(LOREM, size=plan)
+        if a == 2:
+            w.line(BODY_LINE, plan)
+            w.line("and", plan)
+        w.para(LOREM * 2, size=plan)
+    w.new_page()
+    pages["Exhibit 21"] = w.right("Exhibit 21", 10)
+    w.centred("Subsidiaries of Example Corporation", 10)
+    w.line("Example Holdings LLC    Delaware")
+    w.new_page()
+    pages["Exhibit 31.1"] = w.right("Exhibit 31.1", 10)
+    w.centred("CERTIFICATION PURSUANT TO SECTION 302 OF THE SARBANES-OXLEY ACT OF 2002", 10, bold=False)
+    w.para("I, Jane Doe, certify that: 1. I have reviewed this Annual Report on Form 10-K of Example Corporation.")
+    return w.save(path), pages

@@ -9,7 +9,7 @@ from structgen import Writer
 
 from treebuild.readers import read
 from treebuild.structure.furniture import furniture
-from treebuild.structure.headings import scan_headings
+from treebuild.structure.headings import body_text_like, scan_headings
 from treebuild.structure.numbering import parse_numbering, strip_numbering
 
 
@@ -114,3 +114,37 @@ def test_parse_numbering_schemes() -> None:
         assert parse_numbering(text) is None, text
     assert strip_numbering("ITEM 1.  BUSINESS") == "BUSINESS"
     assert strip_numbering("Part II") == "Part II"
+
+
+def test_body_lines_of_a_plan_are_not_headings(tmp_path: Path) -> None:
+    # a plan exhibit sets list items and wrapped sentences in bold or in a larger size than the
+    # filing's body: they look prominent, but they read as running text
+    w = Writer()
+    w.heading("ARTICLE FOUR Benefits", size=14)
+    w.paras(1)
+    body_lines = [
+        "(iv) requires payment of an Employee's benefit to an Alternate Payee in a form that maintains value; and",
+        "1.5 percent multiplied by the Employee's Credited Service multiplied by his Average Compensation",
+        "B. This Section shall only apply to an eligible Employee who is listed on Exhibit A. The eligible Employees",
+        "(c) The Employee is not an elected officer of the Company, and",
+    ]
+    for text in body_lines:
+        w.heading(text, size=11, bold=True)
+        w.paras(1)
+    w.heading("4.2 Company Allocations", size=11, bold=True)
+    w.paras(2)
+    doc = read(w.save(tmp_path / "plan.pdf"))
+    assert [h.title for h in scan_headings(doc).headings] == ["ARTICLE FOUR Benefits", "4.2 Company Allocations"]
+
+
+def test_body_text_like() -> None:
+    for text in ("(iv) requires payment of an Employee's benefit in a form that maintains value equivalence; and",
+                 "1.5 percent multiplied by the Employee's Credited Service", "(2) the month following completion of",
+                 "Subsidiaries of the Registrant as of December 31, 2022 are listed below;",
+                 "B. This Section 4.1B shall only apply to an eligible Employee listed on Exhibit A. The eligible"):
+        assert body_text_like(text), text
+    for text in ("Note 2. Acquisitions, Discontinued Operations and Research and Development Arrangement",
+                 "Note 11. Earnings Per Common Share Attributable to Pfizer Inc. Common Shareholders",
+                 "1.1 Scope", "3.2 make check", "Research and Development", "ARTICLE ONE Definitions",
+                 "Risks Related to Our Business and Operations", "Item 7. Management's Discussion and Analysis"):
+        assert not body_text_like(text), text

@@ -1,12 +1,13 @@
-"""The detection chain on generated PDFs: SEC Parts/Items, junk and flat outlines, the outline
-switch, sections that start mid-page, and page windows when nothing else is found."""
+"""The detection chain on generated PDFs: SEC Parts/Items, a filing's tail (Signatures, statements,
+exhibits), junk and flat outlines, the outline switch, sections that start mid-page, and page
+windows when nothing else is found."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
-from structgen import LOREM, Writer
+from structgen import FILING_NOTES, FILING_STATEMENTS, LOREM, PLAN_ARTICLES, Writer, filing_with_tail
 
 from treebuild.model import Node, OutlineEntry
 from treebuild.readers import read
@@ -107,6 +108,77 @@ def test_ten_k_parts_and_items(tmp_path: Path, printed_toc: bool) -> None:
     # the cover page names the form; it is not a section
     assert not any(n.title == "FORM 10-K" for n in nodes)
     assert all(n.origin in ("sec", "toc", "heading", "numbering", "preface") for n in nodes)
+    # no signatures, statements or exhibits follow the last Item: nothing is added after it
+    assert roots[-1].title == "PART III"
+
+
+def _child(node: Node, prefix: str) -> Node:
+    return next(c for c in node.children if c.title.startswith(prefix))
+
+
+@pytest.mark.parametrize("index", [True, False], ids=["index-page", "headings-only"])
+def test_filing_tail_becomes_top_level_sections(tmp_path: Path, index: bool) -> None:
+    path, pages = filing_with_tail(tmp_path / "tail.pdf", index=index)
+    roots, result = build_nodes(read(path), SETTINGS)
+    top = [(n.title, n.start_page) for n in roots if n.origin != "preface"]
+    fs_page = pages["Index"] if index else pages["Report of Independent Registered Public Accounting Firm"]
+    assert top == [("PART I", pages["PART I"]), ("PART II", pages["PART II"]), ("PART IV", pages["PART IV"]),
+                   ("Signatures", pages["Signatures"]), ("Financial Statements", fs_page),
+                   ("Exhibits", pages["Exhibit 10.40"])]
+    part4, signatures, statements, exhibits = roots[-4:]
+    # the last Item ends where the signatures begin; the signature table header is no section
+    item16 = part4.children[-1]
+    assert item16.title.startswith("Item 16") and item16.end_page == pages["Item 16"] and not item16.children
+    assert signatures.children == [] and signatures.end_page == pages["Signatures"]
+    # the statements: report, each statement, the notes nested under "Notes to ..."
+    expected = ["Report of Independent Registered Public Accounting Firm", *FILING_STATEMENTS,
+                "Notes to Consolidated Financial Statements"]
+    assert [(c.title, c.start_page) for c in statements.children] == [(t, pages[t]) for t in expected]
+    notes = statements.children[-1]
+    # the index places note 5, whose heading is set in the body type; headings alone cannot see it
+    numbers = range(1, len(FILING_NOTES) + 1) if index else [1, 2, 3, 4, 6]
+    titles = [f"{n}. {FILING_NOTES[n - 1]}" for n in numbers]
+    assert [(c.title, c.start_page) for c in notes.children] == [(t, pages[t]) for t in titles]
+    assert statements.end_page == pages["Exhibit 10.40"] - 1
+    # one child per exhibit, titled with the lines under its label; the plan's articles nest in it
+    assert [(c.title, c.start_page) for c in exhibits.children] == [
+        ("Exhibit 10.40 EXAMPLE CORPORATION SUPPLEMENTAL INVESTMENT PLAN", pages["Exhibit 10.40"]),
+        ("Exhibit 21 Subsidiaries of Example Corporation", pages["Exhibit 21"]),
+        ("Exhibit 31.1 CERTIFICATION PURSUANT TO SECTION 302 OF THE SARBANES-OXLEY ACT OF 2002",
+         pages["Exhibit 31.1"])]
+    plan = exhibits.children[0]
+    assert [(c.title, c.start_page) for c in plan.children] == [(a, pages[a]) for a in PLAN_ARTICLES]
+    assert plan.end_page == pages["Exhibit 21"] - 1
+    # body lines of the plan (set larger than the filing's body) are not sections
+    titles_all = [n.title for n in _nodes(roots)]
+    assert not any("requires payment" in t or "means the thing" in t for t in titles_all)
+    assert roots[-1].end_page == len(read(path).units)
+
+
+def test_statements_inside_item_8_stay_there(tmp_path: Path) -> None:
+    path, pages = filing_with_tail(tmp_path / "item8.pdf", statements_in_item8=True)
+    roots, _ = build_nodes(read(path), SETTINGS)
+    assert [n.title for n in roots if n.origin != "preface"] == ["PART I", "PART II", "PART IV", "Signatures",
+                                                                "Exhibits"]
+    item8 = _child(roots[2], "Item 8")
+    expected = ["Report of Independent Registered Public Accounting Firm", *FILING_STATEMENTS,
+                "Notes to Consolidated Financial Statements"]
+    assert [(c.title, c.start_page) for c in item8.children] == [(t, pages[t]) for t in expected]
+    notes = item8.children[-1]
+    assert [c.title for c in notes.children] == [f"{n}. {t}" for n, t in enumerate(FILING_NOTES, start=1)]
+    assert _child(roots[2], "Item 9").start_page == pages["Item 9"]
+    assert item8.end_page == pages["Item 9"]
+
+
+def test_statements_in_item_8_without_index_are_completed_and_notes_nested(tmp_path: Path) -> None:
+    path, pages = filing_with_tail(tmp_path / "item8.pdf", index=False, statements_in_item8=True)
+    roots, _ = build_nodes(read(path), SETTINGS)
+    item8 = _child(roots[2], "Item 8")
+    assert [c.title for c in item8.children] == ["Report of Independent Registered Public Accounting Firm",
+                                                  *FILING_STATEMENTS, "Notes to Consolidated Financial Statements"]
+    notes = item8.children[-1]
+    assert [c.start_page for c in notes.children] == [pages[f"{n}. {FILING_NOTES[n - 1]}"] for n in (1, 2, 3, 4, 6)]
+    assert all(c.depth == 4 for c in notes.children)
 
 
 def _headed(w: Writer) -> dict[str, int]:

@@ -9,6 +9,9 @@ Sources, in order of trust:
 3. the printed TOC (``toc``), with SEC Parts/Items fixed at levels 1/2 and, for a filing or a
    sparse TOC, the finer headings found inside its sections;
 4. typographic headings and numbering (``headings``), with SEC Parts/Items as the top levels;
+   a filing's tail after its last Item (Signatures, financial statements placed from their own
+   index page, Exhibits one by one) becomes top-level sections, and statements inside an Item
+   are laid out from their index page (``filing_tail``, ``statements``);
 5. opt-in (``settings.structure_fallback``): sections proposed by the model over page windows,
    each title verified on its page (``model_fallback``);
 6. page windows.
@@ -27,6 +30,7 @@ from ..settings import BuildSettings, ModelConfig
 from .assemble import assemble
 from .combine import enrich_outline, levels_from_numbering, merge_skeletons, nest, sec_skeleton
 from .declared import declared_marks
+from .filing_tail import restructure_filing
 from .headings import scan_headings, to_marks
 from .outline import outline_marks
 from .outline_quality import assess_outline
@@ -101,11 +105,13 @@ def detect_marks(doc: SourceDoc, settings: BuildSettings, model_config: ModelCon
         if filing or sparse:
             marks = nest(skeleton, headings, finer_only=not filing, min_pages=_min_pages(doc, settings),
                          top_rank_only=filing)
+            if sec:
+                marks = restructure_filing(doc, marks, sec, scan)
             return StructureResult(marks, "toc+headings", warnings)
         return StructureResult(skeleton, "toc", warnings)
     if sec:
         marks = nest(sec_skeleton(sec), headings, min_pages=_min_pages(doc, settings), top_rank_only=True)
-        return StructureResult(marks, "headings+sec", warnings)
+        return StructureResult(restructure_filing(doc, marks, sec, scan), "headings+sec", warnings)
     if headings and filing:
         return StructureResult(nest([], headings, top_rank_only=True), "headings", warnings)
     if headings:

@@ -26,7 +26,7 @@ from .furniture import furniture, is_page_number
 from .numbering import NUMBER_WORDS, Numbering, common_prefix, is_label, parse_numbering, strip_dates, strip_numbering
 
 __all__ = ["Heading", "HeadingScan", "StyleKey", "scan_headings", "heading_marks", "to_marks", "toc_like_pages",
-           "MAX_LEVEL"]
+           "body_text_like", "MAX_LEVEL"]
 
 MAX_LEVEL = 6
 MAX_ROWS = 3  # a heading wraps onto at most this many lines (one more when it is large)
@@ -60,6 +60,11 @@ _CONTINUED = re.compile(r"\(\s*cont(?:inued|'d|\.)?[^)]*\)|[-\u2013\u2014,]\s*co
 _UNITS_NOTE = re.compile(r"\s*\((?:in |amounts in |dollars in |\$ ?in )?(?:millions|thousands|billions)\b[^)]*\)\s*$",
                          re.IGNORECASE)
 _ITEM_LINE = re.compile(r"^(?:item|part)\s+[0-9ivx]{1,4}[a-c]?\b", re.IGNORECASE)
+_DANGLING = re.compile(r"(?:[;,]|\b(?:and|or|nor|but|the|of|to|in|by|for|with|that|which))$", re.IGNORECASE)
+_SENTENCE_BREAK = re.compile(r"(?<![.\w])(?!(?i:inc|no|nos|co|corp|ltd|mr|ms|mrs|dr|st|jr|sr|vs)[.;])"
+                             r"[\w)\u201d\"']+[.;] +[A-Z\u201c\"]")
+_LIST_LABEL = re.compile(r"^(?:\(?[0-9]{1,3}(?:\.[0-9]{1,3})*[.)]?|\(?[a-z]{1,2}\)|\(?[ivxlc]{1,6}\)|[A-Za-z][.)])\s+",
+                         re.IGNORECASE)
 
 
 @dataclass(slots=True)
@@ -254,9 +259,35 @@ def _beside(run: list[_Row], lines: list[Line], skip: set[int]) -> bool:
     return False
 
 
+def body_text_like(text: str) -> bool:
+    """A line of running text that merely looks prominent: it ends mid-sentence (``;``, ``,``,
+    ``and``, ``of``), it is a numbered list item that reads as a sentence (``(iv) requires payment
+    ...``, ``1.5 percent multiplied by ...``), or it holds a sentence break (``... Exhibit A. The
+    eligible ...``) in a long line. Plan documents and agreements set such lines in their own body
+    size, which a filing's smaller body size makes look like headings."""
+    t = " ".join(text.split()).rstrip()
+    if not t:
+        return False
+    if _DANGLING.search(t):
+        return True
+    words = t.split()
+    numbering = parse_numbering(t)
+    if numbering is not None:
+        rest = numbering.rest
+    else:
+        m = _LIST_LABEL.match(t)
+        rest = t[m.end():] if m else t
+    rest_words = rest.split()
+    if rest is not t and len(rest_words) >= 3 and rest_words[0][:1].islower():
+        return True
+    return len(words) >= 12 and bool(_SENTENCE_BREAK.search(rest))
+
+
 def _heading_text(text: str) -> bool:
     words = text.split()
     if not words or len(words) > MAX_WORDS or len(text) > MAX_CHARS:
+        return False
+    if body_text_like(text):
         return False
     core = re.sub(r"[\s.\-\u2013\u2014:()0-9]", "", text)
     letters = sum(c.isalpha() for c in core)

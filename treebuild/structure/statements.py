@@ -1,0 +1,259 @@
+"""The financial statements of a filing as sections: auditor's report, each statement, the notes.
+
+A filing prints the statements either inside Item 8 (Item 1 of a 10-Q) or after the signatures;
+either way they often open with their own "Index to (Consolidated) Financial Statements", a
+small printed TOC with page numbers. That index is the most reliable source: its entries are
+placed on the pages like a printed TOC's (``toc_place``), which finds statement titles set in the
+body type and notes whose heading is not bold. Without an index, or when it does not list the
+notes, the statement titles and numbered notes are taken from the headings. Notes always nest
+under their "Notes to ... Financial Statements" section when there is one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..model import Line, Mark, Pos, SourceDoc
+from .headings import HeadingScan
+from .numbering import parse_numbering
+from .pagemap import PageMap
+from .text import normalize_title
+from .toc_detect import TocPages, entry_like, page_rows, right_edge, row_entry
+from .toc_parse import TocEntry, parse_rows
+from .toc_place import PageTexts, place_entries
+
+__all__ = ["StatementsIndex", "find_statements_index", "statement_marks", "statements_start", "nest_notes",
+           "is_note", "STATEMENTS_TITLE"]
+
+STATEMENTS_TITLE = "Financial Statements"
+TOP_CHARS = 250
+"""At most this much text (a company name, the Item heading, a legend) above a page-top title."""
+
+_INDEX = re.compile(r"^(?:.{0,60}\s)?index (?:to|of) (?:the )?(?P<what>(?:consolidated |combined )?(?:condensed )?"
+                    r"financial statements(?: and (?:financial statement |supplementary |supplemental )?"
+                    r"(?:schedules?|data))?)$", re.IGNORECASE)
+_COMPANY = (r"(?:.{0,60}?\b(?:inc|incorporated|corporation|corp|company|companies|subsidiaries|llc|ltd|plc)"
+            r"\.?\s+)?")  # "The Boeing Company and Subsidiaries" printed above (and joined to) the title
+_STATEMENT = re.compile(
+    rf"^{_COMPANY}(?:reports? of independent registered public accounting firm|"
+    r"(?:condensed )?(?:consolidated |combined )?(?:condensed )?(?:statements? of (?:income|operations|earnings|"
+    r"comprehensive|cash flows?|financial (?:position|condition)|changes in|(?:stockholders|shareholders|members)|"
+    r"equity)|balance sheets?))", re.IGNORECASE)
+_TITLE_BLOCK = 100  # characters of bold lines (a company name) that may sit above a statement's title
+_TRAILING_NOTE = re.compile(r"\s*\([^()]*\)$")
+_NOTES_TO = re.compile(rf"^{_COMPANY}notes? to (?:the )?(?:condensed )?(?:consolidated |combined )?(?:condensed )?"
+                       r"financial statements", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class StatementsIndex:
+    """An index page (and its continuation pages) of the financial statements."""
+
+    pages: list[int]
+    title_row: int  # index of the title row in ``page_rows`` of the first page
+    title: str  # "Financial Statements", "Consolidated Financial Statements"
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.replace("\u00a0", " ").split())
+
+
+def is_note(title: str) -> bool:
+    """``Note 4 - Revenue``, ``NOTE 12.``, ``4. Revenue``: a numbered note of the statements."""
+    n = parse_numbering(title)
+    return n is not None and (n.kind == "note" or (n.kind == "decimal" and n.depth == 1))
+
+
+def _note_number(title: str) -> int | None:
+    n = parse_numbering(title)
+    if n is None or not n.parts or not is_note(title):
+        return None
+    try:
+        return int(n.parts[0])
+    except ValueError:
+        return None
+
+
+def _content(doc: SourceDoc, unit: int, furniture: set[tuple[int, int]]) -> list[tuple[int, Line]]:
+    return [(j, ln) for j, ln in enumerate(doc.lines(unit)) if (unit, j) not in furniture and _norm(ln.text)]
+
+
+def _entry_rows(doc: SourceDoc, unit: int) -> tuple[int, int]:
+    """(rows read as "title ... page" entries, all rows) of a page."""
+    rows = page_rows(doc, unit)
+    edge = right_edge(rows)
+    return sum(1 for r in rows if entry_like(row_entry(r, edge), r)), len(rows)
+
+
+def find_statements_index(doc: SourceDoc, units: range, furniture: set[tuple[int, int]]) -> StatementsIndex | None:
+    """The first "Index to (Consolidated) Financial Statements" page of ``units``: its title near the
+    top of the page and at least three "title ... page" rows under it (a mention in running text,
+    or Item 15's list of what is filed, is not one)."""
+    for u in units:
+        before = 0
+        for _, ln in _content(doc, u, furniture)[:8]:
+            text = _norm(ln.text)
+            m = _INDEX.match(text)
+            if m is None:
+                before += len(text)
+                if before > TOP_CHARS:
+                    break
+                continue
+            rows = page_rows(doc, u)
+            idx = next((i for i, r in enumerate(rows) if _norm(r.text).casefold().endswith(text.casefold())), None)
+            if idx is None:
+                break
+            edge = right_edge(rows)
+            if sum(1 for r in rows[idx + 1:] if entry_like(row_entry(r, edge), r)) < 3:
+                break
+            pages = [u]
+            while pages[-1] + 1 < len(doc.units):
+                got, total = _entry_rows(doc, pages[-1] + 1)
+                if got < 3 or got < 0.5 * total:
+                    break
+                pages.append(pages[-1] + 1)
+            what = m.group("what")
+            return StatementsIndex(pages, idx, what[:1].upper() + what[1:])
+    return None
+
+
+def _snap(doc: SourceDoc, pos: Pos, furniture: set[tuple[int, int]]) -> Pos:
+    """A title with nothing but page furniture (or a company name in bold) above it on its page
+    owns the page from its top.
+
+    Above means higher on the page, not earlier in the text: a page title that the PDF's text
+    order puts after the body ("NOTES TO CONSOLIDATED FINANCIAL STATEMENTS" printed at the top,
+    stored last) still opens its page.
+    """
+    if pos.char == 0:
+        return pos
+    lines = doc.lines(pos.unit)
+    own = next((ln for ln in lines if ln.char <= pos.char < ln.char + max(1, len(ln.text))), None)
+    if own is None:
+        return pos
+    above = 0
+    for j, ln in enumerate(lines):
+        if ln is own or (pos.unit, j) in furniture or not _norm(ln.text):
+            continue
+        if ln.y1 <= own.y0 + 1 or (ln.char < pos.char and ln.y0 < own.y1):
+            if not ln.bold:
+                return pos  # body text above it
+            above += len(_norm(ln.text))
+    # only furniture, or a short bold title block ("The Boeing Company and Subsidiaries"), above it
+    return Pos(pos.unit, 0) if above <= _TITLE_BLOCK else pos
+
+
+def _finder(texts: PageTexts, entry: TocEntry, body: range) -> Callable[[], int | None]:
+    title = normalize_title(entry.title)
+    return lambda: texts.first_line_start(title, body, set())
+
+
+def _index_entries(doc: SourceDoc, index: StatementsIndex, end: Pos,
+                   furniture: set[tuple[int, int]]) -> list[tuple[str, int, Pos, float]]:
+    """(title, printed level, position, confidence) of the index entries found after the index."""
+    rows = {u: page_rows(doc, u) for u in index.pages}
+    toc = TocPages(pages=index.pages, rows=rows, heights={u: doc.units[u].height or 792.0 for u in index.pages},
+                   paged=True, first_row=index.title_row + 1)
+    entries = [e for e in parse_rows(toc) if not re.fullmatch(r"(?i)pages?(?: no\.?)?", e.title.strip())]
+    if not entries:
+        return []
+    for e in entries:  # "Report of ... Firm (KPMG LLP, Santa Clara, PCAOB ID 185)": the body prints no firm
+        bare = _TRAILING_NOTE.sub("", e.title)
+        if len(bare.split()) >= 3:
+            e.title = bare
+    last = index.pages[-1]
+    texts = PageTexts(doc)
+    pagemap = PageMap(doc, after=last)
+    body = range(last + 1, min(end.unit + 1, len(doc.units)))
+    if pagemap.needs_offset(e.page for e in entries if e.page):
+        pagemap.vote_offsets((e.page or "", _finder(texts, e, body)) for e in entries if e.page)
+    placements = place_entries(doc, entries, index.pages, pagemap, texts, span=max(1, len(body)))
+    return [(p.entry.title, p.entry.level, _snap(doc, p.pos, furniture), p.confidence) for p in placements
+            if p.pos is not None and last < p.pos.unit and p.pos < end]
+
+
+def _heading_entries(scan: HeadingScan, start: Pos, end: Pos) -> list[tuple[str, Pos, float]]:
+    """Statement, report, "Notes to ..." and numbered-note headings of ``[start, end)`` in order:
+    a statement title repeated on its next page counts once, notes only with rising numbers."""
+    out: list[tuple[str, Pos, float]] = []
+    last_key = ""
+    last_note = 0
+    seen_notes_to = False
+    for h in scan.headings:
+        pos = Pos(h.unit, h.char)
+        if pos < start or pos >= end:
+            continue
+        key = normalize_title(h.title)
+        if _NOTES_TO.match(h.title):
+            if not seen_notes_to:
+                out.append((h.title, pos, 0.6))
+                seen_notes_to = True
+            continue
+        if _STATEMENT.match(h.title):
+            if key != last_key:
+                out.append((h.title, pos, 0.6))
+                last_key = key
+            continue
+        number = _note_number(h.title)
+        if number is not None and number > last_note:
+            last_note = number
+            out.append((h.title, pos, 0.8))
+    return out
+
+
+def statements_start(scan: HeadingScan, start: Pos, end: Pos) -> Pos | None:
+    """Where an unindexed statements block starts in ``(start, end)``: the first statement or
+    auditor's report heading, when another follows on a later page (statements named one under the
+    other on a page are a list of what is filed, not the statements)."""
+    hits = [Pos(h.unit, h.char) for h in scan.headings if start < Pos(h.unit, h.char) < end
+            and _STATEMENT.match(h.title)]
+    return hits[0] if len({p.unit for p in hits}) >= 2 else None
+
+
+def statement_marks(doc: SourceDoc, scan: HeadingScan, start: Pos, end: Pos, index: StatementsIndex | None,
+                    base: int) -> list[Mark]:
+    """Sections of a statements block ``[start, end)`` one level below ``base``: the index's entries
+    (with the numbered notes from the headings when the index does not list them), or without an
+    index the statement and note headings; notes nest under "Notes to ..."."""
+    marks: list[Mark] = []
+    if index is not None:
+        placed = _index_entries(doc, index, end, scan.furniture)
+        if placed:
+            top = min(level for _, level, _, _ in placed)
+            marks = [Mark(t, base + 1 + level - top, pos, "toc", conf) for t, level, pos, conf in placed]
+            if not any(is_note(m.title) for m in marks):
+                notes_to = next((m for m in marks if _NOTES_TO.match(m.title)), None)
+                after = notes_to.pos if notes_to is not None else max(m.pos for m in marks)
+                level = (notes_to.level + 1) if notes_to is not None else base + 1
+                marks += [Mark(t, level, pos, "numbering", conf) for t, pos, conf in _heading_entries(scan, after, end)
+                          if is_note(t) and pos >= after]
+    if not marks:
+        marks = [Mark(t, base + 1, pos, "numbering" if is_note(t) else "heading", conf)
+                 for t, pos, conf in _heading_entries(scan, start, end)]
+    marks.sort(key=lambda m: m.pos)
+    return nest_notes(marks)
+
+
+def nest_notes(marks: list[Mark]) -> list[Mark]:
+    """Numbered notes printed at the level of their "Notes to ... Financial Statements" section
+    (and what nests under them) are moved one level below it."""
+    out: list[Mark] = []
+    notes_level: int | None = None
+    shifting = False
+    for m in marks:
+        if notes_level is not None and m.level < notes_level:
+            notes_level, shifting = None, False
+        if _NOTES_TO.match(m.title):
+            notes_level, shifting = m.level, False
+            out.append(m)
+            continue
+        if notes_level is not None and m.level == notes_level:
+            shifting = is_note(m.title)
+            if not shifting:
+                notes_level = None
+        if shifting:
+            m = Mark(m.title, m.level + 1, m.pos, m.origin, m.confidence)
+        out.append(m)
+    return out
