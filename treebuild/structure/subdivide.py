@@ -34,13 +34,31 @@ def remember_scan(doc: SourceDoc, scan: HeadingScan) -> None:
     _SCANS[key] = (weakref.ref(doc, forget), scan)
 
 
-def _scan(doc: SourceDoc) -> HeadingScan:
+def _cached_scan(doc: SourceDoc) -> HeadingScan | None:
     hit = _SCANS.get(id(doc))
     if hit is not None and hit[0]() is doc:
         return hit[1]
-    scan = scan_headings(doc)
-    remember_scan(doc, scan)
-    return scan
+    return None
+
+
+class _InnerHeadings:
+    """Headings inside oversized leaves. The structure stage's whole-document scan is reused when
+    it ran; otherwise (a tree from the outline) only the pages of the oversized leaf are scanned,
+    since typography costs ~1.5 ms a page and most of a well-bookmarked document never needs it."""
+
+    def __init__(self, doc: SourceDoc):
+        self.doc = doc
+        scan = _cached_scan(doc)
+        self.whole = sorted(to_marks(scan.headings), key=lambda m: m.pos) if scan is not None else None
+
+    def within(self, start: Pos, end: Pos) -> list[Mark]:
+        if self.whole is not None:
+            marks = self.whole
+        else:
+            last = end.unit if end.char > 0 else end.unit - 1
+            scan = scan_headings(self.doc, range(start.unit, max(start.unit, last) + 1))
+            marks = sorted(to_marks(scan.headings), key=lambda m: m.pos)
+        return [m for m in marks if start < m.pos < end]
 
 
 def _pages(doc: SourceDoc, start: Pos, end: Pos) -> int:
@@ -64,7 +82,7 @@ def subdivide(doc: SourceDoc, roots: list[Node], settings: BuildSettings) -> lis
     split = 0
     windows = 0
     stack = list(roots)
-    marks_cache: list[Mark] | None = None
+    inner_headings: _InnerHeadings | None = None
     while stack:
         node = stack.pop()
         if node.children:
@@ -79,11 +97,10 @@ def subdivide(doc: SourceDoc, roots: list[Node], settings: BuildSettings) -> lis
         if not too_large(doc, node.start, node.end, settings):
             continue
         if doc.paged:
-            if marks_cache is None:
-                scan = _scan(doc)
-                marks_cache = sorted(to_marks(scan.headings), key=lambda m: m.pos)
+            if inner_headings is None:
+                inner_headings = _InnerHeadings(doc)
             head = Mark(node.title, 1, node.start, node.origin)
-            inner = [m for m in marks_cache if node.start < m.pos < node.end and not same_heading(m, head)]
+            inner = [m for m in inner_headings.within(node.start, node.end) if not same_heading(m, head)]
             if inner:
                 _attach(doc, node, inner)
                 split += 1
