@@ -5,6 +5,12 @@ Target: input tokens <= 1.1x the document's tokens (each token read about once; 
 is built again with the summaries of its first build, and zero structure requests wherever an
 outline, printed TOC or headings exist.
 
+``ratio`` is ``treebuild.summarize.economy_ratio``: summary input tokens over the document's tokens,
+the document counted as at least ``economy_floor`` (10 requests' fixed instructions, ~1000 tokens)
+so that a document too small for any prompt to meet 1.1x (one request's instructions are more than
+a tenth of it) is measured against that floor; ``raw`` is input over the document's own tokens.
+Documents under the floor are marked ``<floor`` and still counted in the totals.
+
 Without ``--model`` the loopback OpenAI-compatible test server (tests/openai_server.py) is started
 and answers every request deterministically, so the economy is measured offline through the real
 litellm path. With ``--model`` (and ``--api-base`` for vLLM, llama.cpp, Ollama ...) a real model is
@@ -36,6 +42,7 @@ from treebuild.pipeline import build_doc  # noqa: E402
 from treebuild.readers import SUPPORTED_SUFFIXES, read  # noqa: E402
 from treebuild.settings import BuildSettings, ModelConfig  # noqa: E402
 from treebuild.structure.model_fallback import model_structure  # noqa: E402
+from treebuild.summarize import ECONOMY_TARGET, document_title, economy_floor, economy_ratio  # noqa: E402
 
 NO_STRUCTURE = {"single", "windows"}
 """Build methods that mean the deterministic stages found no usable structure."""
@@ -56,9 +63,11 @@ class Row:
     structure_calls: int
     structure_tokens: int
     seconds: float
+    floor: int  # economy_floor of this document
+    ratio: float  # economy_ratio: input per document token, the document counted as at least the floor
 
     @property
-    def ratio(self) -> float:
+    def raw_ratio(self) -> float:
         return self.prompt_tokens / self.doc_tokens if self.doc_tokens else 0.0
 
     @property
@@ -102,11 +111,15 @@ def measure(path: Path, config: ModelConfig, *, show: bool, structure_all: bool 
         for node in tree.walk():
             print(f"{'  ' * (node.depth - 1)}[{node.node_id}] {node.title} ({node.summary_origin}): {node.summary}")
     u = tree.usage
-    return Row(name=path.name, pages=doc.page_count or len(doc.units), nodes=len(list(tree.walk())),
-               method=tree.method, doc_tokens=count_tokens("\n".join(x.text for x in doc.units)), calls=u.calls,
-               prompt_tokens=u.prompt_tokens, completion_tokens=u.completion_tokens, failures=dict(u.failures),
-               rebuild_calls=again.usage.calls, structure_calls=structure.calls,
-               structure_tokens=structure.prompt_tokens, seconds=seconds)
+    doc_tokens = count_tokens("\n".join(x.text for x in doc.units))
+    title = document_title(tree)
+    row = Row(name=path.name, pages=doc.page_count or len(doc.units), nodes=len(list(tree.walk())),
+              method=tree.method, doc_tokens=doc_tokens, calls=u.calls,
+              prompt_tokens=u.prompt_tokens, completion_tokens=u.completion_tokens, failures=dict(u.failures),
+              rebuild_calls=again.usage.calls, structure_calls=structure.calls,
+              structure_tokens=structure.prompt_tokens, seconds=seconds, floor=economy_floor(title),
+              ratio=economy_ratio(u.prompt_tokens, doc_tokens, title))
+    return row
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -136,8 +149,8 @@ def main(argv: list[str] | None = None) -> int:
         config = ModelConfig(model="openai/test", api_base=server.url, api_key="x")
     print(f"model {config.model} | tokens counted with {encoding_name()} | {len(files)} files")
     header = (f"{'file':44} {'pages':>5} {'nodes':>5} {'method':9} {'doc tok':>8} {'calls':>5} {'/100p':>6} "
-              f"{'in tok':>8} {'ratio':>5} {'out tok':>7} {'again':>5} {'struct':>6} {'st tok':>7} {'sec':>6}  "
-              "failures")
+              f"{'in tok':>8} {'ratio':>5} {'raw':>5} {'out tok':>7} {'again':>5} {'struct':>6} {'st tok':>7} "
+              f"{'sec':>6}  notes")
     print(header)
     rows: list[Row] = []
     try:
@@ -150,9 +163,9 @@ def main(argv: list[str] | None = None) -> int:
             rows.append(row)
             print(f"{row.name[:44]:44} {row.pages:5d} {row.nodes:5d} {row.method[:9]:9} {row.doc_tokens:8d} "
                   f"{row.calls:5d} {row.per_100_pages:6.1f} {row.prompt_tokens:8d} {row.ratio:5.2f} "
-                  f"{row.completion_tokens:7d} {row.rebuild_calls:5d} {row.structure_calls:6d} "
+                  f"{row.raw_ratio:5.2f} {row.completion_tokens:7d} {row.rebuild_calls:5d} {row.structure_calls:6d} "
                   f"{row.structure_tokens:7d} {row.seconds:6.1f}  "
-                  f"{row.failures or ''}", flush=True)
+                  f"{f'<floor {row.floor} ' if row.doc_tokens < row.floor else ''}{row.failures or ''}", flush=True)
     finally:
         if server is not None:
             server.close()
@@ -163,8 +176,10 @@ def main(argv: list[str] | None = None) -> int:
         calls = sum(r.calls for r in rows)
         print(f"\ntotal: {len(rows)} documents, {pages} pages, {calls} requests "
               f"({100 * calls / pages:.1f} per 100 pages), "
-              f"input {prompt} / document {doc} tokens = {prompt / doc:.2f} (target <= 1.10; max per document "
-              f"{max(r.ratio for r in rows):.2f}), rebuild requests {sum(r.rebuild_calls for r in rows)}, "
+              f"input {prompt} / document {doc} tokens = {prompt / doc:.2f} (target <= {ECONOMY_TARGET:.2f}; max per "
+              f"document {max(r.ratio for r in rows):.2f}, {sum(r.ratio > ECONOMY_TARGET for r in rows)} over; "
+              f"{sum(r.doc_tokens < r.floor for r in rows)} under the floor), "
+              f"rebuild requests {sum(r.rebuild_calls for r in rows)}, "
               f"structure requests {sum(r.structure_calls for r in rows)} "
               f"({sum(r.structure_tokens for r in rows)} input tokens)")
     return 0

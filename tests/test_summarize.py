@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import random
 import re
+import string
 import subprocess
 import sys
 import textwrap
@@ -18,15 +19,27 @@ from pathlib import Path
 
 import pymupdf
 import pytest
+from hypothesis import given
+from hypothesis import settings as settings_
+from hypothesis import strategies as st
 from openai_server import OpenAIServer, Reply, Request, asked_ids, echo_summaries, summary_for
 
 from treebuild.llm.tokens import count_tokens
 from treebuild.model import Node, Tree
 from treebuild.pipeline import build
 from treebuild.settings import BuildSettings, ModelConfig
-from treebuild.summarize import summary_key
+from treebuild.summarize import (
+    ECONOMY_TARGET,
+    PROMPT_VERSION,
+    document_title,
+    economy_floor,
+    economy_ratio,
+    summary_key,
+)
 from treebuild.summarize.bottomup import SummaryAnswer
-from treebuild.summarize.extractive import normalize
+from treebuild.summarize.compact import compact_text
+from treebuild.summarize.extractive import clean_own_texts, normalize
+from treebuild.summarize.prompts import ECONOMY_FLOOR_REQUESTS, POLICY, request_overhead
 
 MODEL = "openai/test"
 WORDS = 45  # the loopback model's summaries are about as long as a real model's
@@ -45,6 +58,7 @@ class Sec:
     sentences: int
     topic: tuple[str, ...] = ()
     text: str | None = None  # fixed body instead of generated sentences
+    lines: tuple[str, ...] = ()  # printed as they are, one per line, after the body (tables, contents)
 
 
 REPORT = [
@@ -90,7 +104,7 @@ def _sentences(rng: random.Random, topic: tuple[str, ...], n: int) -> str:
 
 
 def write_report(path: Path, sections: list[Sec] = REPORT, *, edits: dict[str, str] | None = None,
-                 seed: int = 7) -> tuple[Path, dict[str, str]]:
+                 seed: int = 7, page_footer: str = "Page {n}") -> tuple[Path, dict[str, str]]:
     """A PDF annual report with an outline; returns it and each section's body text."""
     rng = random.Random(seed)
     doc = pymupdf.open()
@@ -100,7 +114,7 @@ def write_report(path: Path, sections: list[Sec] = REPORT, *, edits: dict[str, s
 
     def footer() -> None:
         if state["page"] is not None:
-            state["page"].insert_text((290, 770), f"Page {doc.page_count}", fontsize=8, fontname="helv")
+            state["page"].insert_text((290, 770), page_footer.format(n=doc.page_count), fontsize=8, fontname="helv")
 
     def new_page() -> None:
         footer()
@@ -130,6 +144,8 @@ def write_report(path: Path, sections: list[Sec] = REPORT, *, edits: dict[str, s
             for text in textwrap.wrap(paragraph, 92):
                 line(text, 10, False, 13)
             state["y"] += 8
+        for text in sec.lines:
+            line(text, 10, False, 13)
     footer()
     doc.set_toc(toc)
     doc.set_metadata({"title": "ACME Photonics Annual Report 2025"})
@@ -327,6 +343,203 @@ def test_small_document_takes_one_request(tmp_path: Path, server: OpenAIServer) 
     assert by_title(tree, "Glossary").summary_origin == "text"
 
 
+# -- economy on many small sections -----------------------------------------------------------
+
+DIRECTORIES = ["bin", "boot", "dev", "etc", "home", "lib", "media", "mnt", "opt", "run", "sbin", "srv", "tmp",
+               "usr", "var", "proc", "sys", "cache", "spool", "games", "local", "share", "include", "libexec"]
+
+
+def standard(chapters: int = 5, entries: int = 12, seed: int = 11) -> list[Sec]:
+    """A filesystem-standard-like document: a printed contents listing with dot leaders, then
+    chapters of a dozen directory entries, each with one to three short subsections (Purpose,
+    Requirements with a command table, Specific Options with a figures table): about 200 sections
+    of 20 to 200 tokens, chapters too long to show whole."""
+    rng = random.Random(seed)
+    body: list[Sec] = []
+    for c in range(1, chapters + 1):
+        body.append(Sec(1, f"{c}. The /{DIRECTORIES[c]} Hierarchy", 2, ("hierarchy", DIRECTORIES[c])))
+        for k in range(1, entries + 1):
+            name = DIRECTORIES[(c * entries + k) % len(DIRECTORIES)]
+            topic = (f"/{name}", f"{name}-files", rng.choice(["shareable", "static", "variable", "optional"]))
+            body.append(Sec(2, f"{c}.{k}. /{DIRECTORIES[c]}/{name} : {name.capitalize()} data", 1, topic))
+            for j, sub in enumerate(("Purpose", "Requirements", "Specific Options")[: 1 + k % 3], 1):
+                table: tuple[str, ...] = ()
+                if sub == "Requirements":
+                    table = ("Command", "Description", f"{name}ctl", f"Control the {name} service (optional)",
+                             f"{name}stat", f"Report {name} usage")
+                elif sub == "Specific Options":
+                    table = ("Quota", "$", f"{rng.randint(1, 99)},{rng.randint(100, 999)}", "$",
+                             f"{rng.randint(1, 99)},{rng.randint(100, 999)}")
+                body.append(Sec(3, f"{c}.{k}.{j}. {sub}", rng.randint(4, 9), topic, lines=table))
+    contents = tuple(f"{sec.title} {'.' * max(4, 80 - len(sec.title))} {i // 6 + 1}" for i, sec in enumerate(body))
+    return [Sec(1, "Preface", 5, ("standard", "interoperability"), lines=("Table of Contents", *contents)), *body]
+
+
+@pytest.fixture(scope="module")
+def standard_run(tmp_path_factory: pytest.TempPathFactory,
+                 server: OpenAIServer) -> tuple[Tree, list[Request], dict[str, str]]:
+    path, bodies = write_report(tmp_path_factory.mktemp("standard") / "standard.pdf", standard())
+    server.reset()
+    server.responder = lambda request: echo_summaries(request, words=WORDS)
+    tree = build(path, settings(), model_config=config(server))
+    return tree, server.chat_requests, bodies
+
+
+def test_many_small_sections_are_read_about_once(standard_run: tuple[Tree, list[Request], dict[str, str]]) -> None:
+    tree, requests, bodies = standard_run
+    nodes = list(tree.walk())
+    assert len(nodes) > 150 and tree.usage.failures == {}
+    tokens = doc_tokens(tree)
+    assert tokens > economy_floor(document_title(tree))  # measured on its own tokens
+    ratio = economy_ratio(tree.usage.prompt_tokens, tokens, document_title(tree))
+    print(f"\nmany small sections: input {tree.usage.prompt_tokens} / document {tokens} = {ratio:.2f}, "
+          f"{len(requests)} requests for {len(nodes)} nodes")
+    assert ratio <= ECONOMY_TARGET
+    assert len(requests) <= 1 + tokens // 2000  # requests are full, not one per section
+    prompts = [normalize(r.prompt) for r in requests]
+    for title, body in bodies.items():  # every section's text at most once
+        if body:
+            assert sum(" ".join(body.split()[:12]) in p for p in prompts) <= 1, title
+    asked = [i for r in requests for i in asked_ids(r)]
+    assert len(asked) == len(set(asked))
+    assert all(n.summary_origin in (MODEL, "text") for n in nodes)
+
+
+def test_contents_listing_and_tables_are_shown_compactly(
+        standard_run: tuple[Tree, list[Request], dict[str, str]]) -> None:
+    tree, requests, _ = standard_run
+    preface = by_title(tree, "Preface")
+    (request,) = [r for r in requests if preface.node_id in asked_ids(r)]
+    shown = request.user.split(f"[{preface.node_id}]", 1)[1].split("\n# [", 1)[0]
+    assert "...." not in shown  # no dot leaders
+    chapters = [r.title for r in tree.roots[1:]]
+    assert [line for line in shown.splitlines() if line in chapters] == chapters  # top-level entries kept
+    assert "1.1. /boot/" not in shown
+    entries = sum(1 for n in tree.walk()) - 1
+    assert f"[{entries - len(chapters)} more entries]" in shown
+    # a command table keeps a row per line; a figures table reads as one row
+    prompt = "\n".join(r.user for r in requests)
+    assert re.search(r"^Quota \$ \d+,\d{3} \$ \d+,\d{3}$", prompt, re.MULTILINE)
+    assert re.search(r"^Command\nDescription\n\w+ctl\nControl the \w+ service \(optional\)$", prompt, re.MULTILINE)
+
+
+def test_a_parent_of_many_reads_fewer_words_of_each_child(
+        standard_run: tuple[Tree, list[Request], dict[str, str]]) -> None:
+    tree, requests, _ = standard_run
+    chapter = tree.roots[1]
+    assert len(chapter.children) == 12 and chapter.summary_origin == MODEL
+    (request,) = [r for r in requests if chapter.node_id in asked_ids(r)]
+    words = POLICY.listing_words // len(chapter.children)
+    assert POLICY.min_child_words <= words < POLICY.child_words
+    for child in chapter.children:  # the first `words` of each child's summary, no more
+        lead = " ".join((child.summary or "").split()[:words])
+        assert f"- [{child.node_id}] {child.title}: {lead} …\n" in request.user + "\n"
+        assert child.summary_origin == MODEL and not any(child.node_id in asked_ids(r) for r in [request])
+    # the description lists the chapters the same way
+    (described,) = [r for r in requests if "document" in asked_ids(r)]
+    assert all(f"- [{r.node_id}] {r.title}" in described.user for r in tree.roots)
+
+
+def test_a_tiny_document_is_measured_on_the_floor(tmp_path: Path, server: OpenAIServer) -> None:
+    import docx
+
+    document = docx.Document()
+    document.core_properties.title = "Release notes"
+    document.add_heading("Changes", level=1)  # two sections just long enough to be summarised
+    document.add_paragraph("The importer now reads nested tables and keeps their captions with the rows they "
+                           "describe. Dates in page headers are parsed in the locale of the document, so a "
+                           "German report dated 3. Mai 2024 sorts after one dated 30 April 2024. Footnotes that "
+                           "continue on the next page are joined into one note, and their numbering restarts "
+                           "with each chapter as printed. Scanned pages without a text layer are reported by "
+                           "page number instead of being skipped without a word.")
+    document.add_heading("Fixes", level=1)
+    document.add_paragraph("A crash on empty footnotes is fixed, and so is a slow path in very long bulleted "
+                           "lists that made exports of large manuals take minutes instead of seconds. Exports "
+                           "to PDF/A no longer drop the document language, and links to bookmarks inside "
+                           "tables now point to the right page when the table breaks across pages. Fonts that "
+                           "embed only a subset of their glyphs are no longer reported as missing, and empty "
+                           "table cells no longer shift the cells after them one column to the left.")
+    path = tmp_path / "notes.docx"
+    document.save(str(path))
+    tree = build(path, settings(), model_config=config(server))
+    (request,) = server.chat_requests
+    assert asked_ids(request) == [*(r.node_id for r in tree.roots), "document"]
+    tokens = doc_tokens(tree)
+    title = document_title(tree)
+    assert title == "Release notes"
+    overhead = request_overhead(title)
+    assert economy_floor(title) == ECONOMY_FLOOR_REQUESTS * overhead > tokens
+    assert overhead > 0.1 * tokens  # one request's instructions exceed a tenth of the document...
+    assert tree.usage.prompt_tokens > ECONOMY_TARGET * tokens  # ...so its own ratio cannot be met
+    assert tree.usage.prompt_tokens < tokens + 3 * overhead  # the text once, the instructions once
+    assert economy_ratio(tree.usage.prompt_tokens, tokens, title) <= ECONOMY_TARGET
+
+
+def test_compact_text_drops_layout_not_words() -> None:
+    text = textwrap.dedent("""\
+        Contents
+        1. Scope ............................................. 1
+        1.1. Terms . . . . . . . . . . . . . . . . . . . . . . . 2
+        2. Layout ……………… iv
+        The   importer reads every table of the document and keeps the captions with the
+        rows they describe, so that a reader finds the figures again.
+        Net revenue
+        $
+        11,715
+        $
+        18,353
+        Notes:
+        • first item of a list that is long enough to look like a wrapped line of prose text
+        • second item
+        A word broken by hyphen-
+        ation at the end of a line that is as wide as the others in this section of text.
+        """)
+    assert compact_text(text).splitlines() == [
+        "Contents", "1. Scope", "1.1. Terms", "2. Layout",
+        "The importer reads every table of the document and keeps the captions with the rows they describe, "
+        "so that a reader finds the figures again.",
+        "Net revenue $ 11,715 $ 18,353",
+        "Notes:",
+        "• first item of a list that is long enough to look like a wrapped line of prose text",
+        "• second item",
+        "A word broken by hyphen-ation at the end of a line that is as wide as the others in this section of text.",
+    ]
+    assert count_tokens(compact_text(text)) < 0.8 * count_tokens(text)
+
+
+def test_compact_text_shortens_a_long_contents_listing_to_its_top_level() -> None:
+    entries = [f"{c}. Chapter {c} {'.' * 40} {c * 10}" for c in range(1, 4)]
+    listing = [line for c, entry in enumerate(entries, 1)
+               for line in (entry, *(f"{c}.{k}. Part {k} {'. ' * 20} {c * 10 + k}" for k in range(1, 8)))]
+    shown = compact_text("\n".join(["Table of Contents", *listing[:12], "iii", *listing[12:]]))
+    assert shown == "Table of Contents\n1. Chapter 1\n2. Chapter 2\n3. Chapter 3\n[21 more entries]"
+    short = compact_text("\n".join(listing[:8]))  # a short listing stays whole
+    assert short.splitlines() == ["1. Chapter 1", *(f"1.{k}. Part {k}" for k in range(1, 8))]
+
+
+def test_bare_page_numbers_are_furniture_but_table_figures_are_not(tmp_path: Path) -> None:
+    cells = {f"Note {i}": str(200 + i) for i in range(1, 9)}
+    sections = [Sec(1, title, 30, ("interest",), lines=("Interest income", "$", cell, "$", "47"))
+                for title, cell in cells.items()]
+    path, _ = write_report(tmp_path / "bare.pdf", sections, page_footer="{n}")
+    tree = build(path)
+    pages = tree.doc.page_count or 0
+    assert pages >= 4 and all(u.text.split()[-1] == str(u.page) for u in tree.doc.units)  # footers are bare
+    own = clean_own_texts(tree)
+    lines = [line.strip() for node in tree.walk() for line in own[node.node_id].splitlines()]
+    assert [line for line in lines if line in cells.values()] == list(cells.values())  # table cells kept...
+    assert lines.count("47") == lines.count("Interest income") == len(cells) and lines.count("$") == 2 * len(cells)
+    assert not {str(n) for n in range(1, pages + 1)} & set(lines)  # ...page numbers dropped
+
+
+@settings_(max_examples=150, deadline=None)
+@given(st.lists(st.text(alphabet=string.ascii_letters + string.digits + " $,()%", max_size=90), max_size=30))
+def test_compact_text_keeps_every_word_in_order(lines: list[str]) -> None:
+    """Without leaders or hyphens there is nothing to drop: only white space and line breaks change."""
+    text = "\n".join(lines)
+    assert compact_text(text).split() == text.split()
+
+
 # -- reuse across versions -------------------------------------------------------------------
 
 def test_unchanged_document_makes_no_request(model_run: tuple[Tree, list[Request]],
@@ -368,7 +581,9 @@ def test_summary_key_is_a_pure_function_of_text_model_and_prompt_version() -> No
 def test_new_prompt_version_reuses_nothing(model_run: tuple[Tree, list[Request]],
                                            report: tuple[Path, dict[str, str]], server: OpenAIServer) -> None:
     first, requests = model_run
-    tree = build(report[0], settings(prompt_version="2"), model_config=config(server), cache=DictCache.of(first))
+    assert first.settings["prompt_version"] == PROMPT_VERSION
+    tree = build(report[0], settings(prompt_version=PROMPT_VERSION + ".next"), model_config=config(server),
+                 cache=DictCache.of(first))
     assert tree.usage.reused == 0 and len(server.chat_requests) == len(requests)
     assert not {n.summary_key for n in tree.walk()} & {n.summary_key for n in first.walk()}
 

@@ -3,7 +3,8 @@
 ``summarize_tree`` is the one entry point the pipeline calls. With the offline default
 (``model == "extractive"``) every summary is extractive: deterministic, no key, no network.
 With a litellm model id, summaries are made bottom-up so that each token of the document is
-read about once, reused from earlier versions by ``summary_key``, within the per-document
+read about once (at most :data:`ECONOMY_TARGET` prompt tokens per document token, see
+:func:`economy_ratio`), reused from earlier versions by ``summary_key``, within the per-document
 budget of :class:`~treebuild.settings.ModelConfig`; any failure keeps the extractive summary.
 """
 
@@ -12,11 +13,12 @@ from __future__ import annotations
 from ..llm.transport import Transport
 from ..model import Tree
 from ..settings import ModelConfig
-from .bottomup import Summarizer, SummaryCache
+from .bottomup import Summarizer, SummaryCache, document_title
 from .keys import summary_key
-from .prompts import PROMPT_VERSION
+from .prompts import ECONOMY_TARGET, PROMPT_VERSION, economy_floor, economy_ratio
 
-__all__ = ["SummaryCache", "summarize_tree", "summary_key", "PROMPT_VERSION"]
+__all__ = ["SummaryCache", "summarize_tree", "summary_key", "PROMPT_VERSION", "ECONOMY_TARGET", "economy_floor",
+           "economy_ratio", "document_title"]
 
 
 def summarize_tree(tree: Tree, config: ModelConfig, cache: SummaryCache | None = None, *,

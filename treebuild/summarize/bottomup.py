@@ -1,17 +1,21 @@
 """Bottom-up summaries with a model, reading each token of the document about once.
 
 Every node first gets its extractive summary (the fallback). Then each node takes one of four
-routes, decided by its size alone so that the same text always takes the same route:
+routes, decided by its size alone (of its compacted text, see :mod:`.compact`) so that the same
+text always takes the same route:
 
-* ``text``: the whole section is at most ``short_tokens``; its text is its summary, no request;
+* ``text``: the whole section is at most ``short_tokens``; its compacted text is its summary, no request;
 * ``whole``: the section with its subsections fits in ``pack_tokens``; it is shown in full, once,
   and every section in it is summarised from that one showing;
 * ``head``: a longer leaf shows its first ``head_tokens`` plus the distinctive terms of the rest;
-* ``merge``: a longer parent shows its own lead text plus its subsections' summaries, never
-  their text; it waits for them (waves, deepest first).
+* ``merge``: a longer parent shows its own lead text plus its subsections' titles and the first
+  words of their summaries, never their text; it waits for them (waves, deepest first).
 
-Blocks of different sections share one request up to ``pack_tokens``. Before asking, each node's
-``summary_key`` is looked up in the cache (summaries of earlier versions); a hit costs nothing.
+A section's text is shown at most once: a merge parent's own text is in no whole block (those
+are subtrees of whole-route sections only), and its children appear by title and summary only.
+Blocks of different sections share one request up to ``request_tokens`` and ``max_ids``. Before
+asking, each node's ``summary_key`` is looked up in the cache (summaries of earlier versions); a
+hit costs nothing.
 A failed request leaves its nodes with their extractive summaries and is counted by kind.
 """
 
@@ -33,10 +37,11 @@ from ..llm.transport import Transport
 from ..model import Node, Tree
 from ..settings import OFFLINE_MODEL, ModelConfig
 from . import prompts
+from .compact import compact_text
 from .extractive import Extractive, clean_own_texts, normalize, strip_heading
 from .keys import summary_key, text_hash
 
-__all__ = ["SummaryCache", "Summarizer", "SummaryAnswer"]
+__all__ = ["SummaryCache", "Summarizer", "SummaryAnswer", "document_title"]
 
 EXTRACTIVE = "extractive"
 TEXT = "text"
@@ -76,7 +81,7 @@ class _Block:
 @dataclass
 class _Plan:
     node: Node
-    own: str  # own text, heading line and page furniture removed
+    own: str  # own text as shown: heading line and page furniture removed, compacted
     own_tokens: int
     tokens: int  # the whole span's tokens (own text plus subsections)
     sha: str  # content hash: normalised own text (furniture removed) and the children's hashes
@@ -101,7 +106,7 @@ class Summarizer:
         self.model = self.config.model
         self.nodes = list(self.tree.walk())
         self.order = {n.node_id: i for i, n in enumerate(self.nodes)}
-        self.doc_title = _doc_title(self.tree)
+        self.doc_title = document_title(self.tree)
 
     # -- entry ----------------------------------------------------------------------
     def run(self) -> None:
@@ -122,7 +127,7 @@ class Summarizer:
     # -- planning -------------------------------------------------------------------
     def _plan(self, own_texts: dict[str, str]) -> None:
         for node in reversed(self.nodes):  # children before parents
-            own = strip_heading(own_texts[node.node_id], node.title)
+            own = compact_text(strip_heading(own_texts[node.node_id], node.title))
             own_tokens = count_tokens(own)
             tokens = own_tokens + sum(self.plans[c.node_id].tokens for c in node.children)
             # What the summary depends on: the section's words without page furniture, so text that
@@ -146,7 +151,8 @@ class Summarizer:
     def _set_offline(self, node: Node) -> None:
         plan = self.plans[node.node_id]
         if plan.route == TEXT:
-            node.summary = normalize(" ".join(self.extractive.own_texts[n.node_id] for n in node.walk()))
+            texts = (compact_text(self.extractive.own_texts[n.node_id]) for n in node.walk())
+            node.summary = normalize(" ".join(texts))
             node.summary_origin = TEXT
             node.summary_key = summary_key(plan.sha, "", self.prompt_version, TEXT, title=node.title)
         else:
@@ -239,14 +245,14 @@ class Summarizer:
         if self._reuse_description(self._description_key(self.model)):
             return
         tops = roots + roots[0].children if len(roots) == 1 else roots
-        text = prompts.roots_block(self._listing(tops))
+        text = prompts.roots_block(*self._listing(tops))
         await self._send([_Block(len(self.nodes), text, [prompts.DOCUMENT_ID], count_tokens(text))])
 
     def _groups(self, blocks: list[_Block]) -> list[list[_Block]]:
         groups: list[list[_Block]] = []
         tokens = ids = 0
         for block in blocks:
-            if groups and tokens + block.tokens <= self.policy.pack_tokens \
+            if groups and tokens + block.tokens <= self.policy.request_tokens \
                     and ids + len(block.ids) <= self.policy.max_ids:
                 groups[-1].append(block)
                 tokens += block.tokens
@@ -293,7 +299,7 @@ class Summarizer:
         sections = [(n.node_id, n.title, n.depth - top.depth + 1, self.plans[n.node_id].own) for n in top.walk()]
         text = prompts.whole_block(sections)
         ids = [n.node_id for n in top.walk() if n.node_id in asked]
-        return _Block(self.order[top.node_id], text, ids, self.plans[top.node_id].tokens)
+        return _Block(self.order[top.node_id], text, ids, count_tokens(text))
 
     def _head_block(self, node: Node) -> _Block:
         plan = self.plans[node.node_id]
@@ -307,20 +313,30 @@ class Summarizer:
     def _merge_block(self, node: Node) -> _Block:
         plan = self.plans[node.node_id]
         lead, _ = truncate_tokens(plan.own, self.policy.lead_tokens)
-        text = prompts.merge_block(node.node_id, node.title, lead, self._listing(node.children))
+        text = prompts.merge_block(node.node_id, node.title, lead, *self._listing(node.children))
         return _Block(self.order[node.node_id], text, [node.node_id], count_tokens(text))
 
-    def _listing(self, nodes: list[Node]) -> list[tuple[str, str, str]]:
-        """``(id, title, summary)`` of ``nodes`` with summaries cut to ``child_words`` (their lead says
-        what a child is about; a parent needs no more); past ``2 * pack_tokens``, titles only (a parent
-        with hundreds of children must still fit a model's context)."""
-        out: list[tuple[str, str, str]] = []
-        spent = 0
-        for n in nodes:
-            summary = _clean(n.summary or "", self.policy.child_words)
-            spent += count_tokens(summary)
-            out.append((n.node_id, n.title, summary if spent <= 2 * self.policy.pack_tokens else ""))
-        return out
+    def _listing(self, nodes: list[Node]) -> tuple[list[tuple[str, str, str]], int]:
+        """``(id, title, summary)`` of ``nodes`` and how many were left out.
+
+        Each summary is cut to its first words: ``child_words`` at most and ``listing_words`` spread
+        over them all (the parent's own summary has room for about that much; its lead and the titles
+        say the rest), titles only when that leaves fewer than ``min_child_words`` each. Past
+        ``listing_titles`` nodes, that many evenly spaced ones stand for all (a parent with hundreds
+        of subsections costs no more than one with a few dozen). A summary that repeats the title
+        (a short section's own text) is shown without it.
+        """
+        policy = self.policy
+        shown = nodes
+        if len(nodes) > policy.listing_titles:
+            step = len(nodes) / policy.listing_titles
+            shown = [nodes[int(i * step)] for i in range(policy.listing_titles)]
+        words = min(policy.child_words, policy.listing_words // max(1, len(shown)))
+        if words < policy.min_child_words:
+            words = 0
+        listing = [(n.node_id, n.title, _clean(_drop_title(n.summary or "", n.title), words) if words else "")
+                   for n in shown]
+        return listing, len(nodes) - len(shown)
 
     # -- reporting ------------------------------------------------------------------
     def _warn(self) -> None:
@@ -345,7 +361,16 @@ def _clean(summary: str, max_words: int) -> str:
     return " ".join(words)
 
 
-def _doc_title(tree: Tree) -> str:
+def _drop_title(summary: str, title: str) -> str:
+    """``summary`` without a leading copy of ``title`` (a short section's summary is its text, heading included)."""
+    flat, head = normalize(summary), normalize(title)
+    if head and flat.casefold().startswith(head.casefold()):
+        return flat[len(head):].lstrip(" .:-–—")
+    return flat
+
+
+def document_title(tree: Tree) -> str:
+    """The title every summary request names: the document's own, its one root's, or the file name."""
     doc = tree.doc
     if doc.title and doc.title.strip():
         return doc.title.strip()

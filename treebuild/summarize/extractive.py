@@ -79,19 +79,54 @@ def furniture_lines(doc: SourceDoc) -> frozenset[str]:
     limit = max(3, math.ceil(FURNITURE_SHARE * len(doc.units)))
     found = {k for k, c in masked.items() if c >= limit}
     found.update(_mask(k) for k, c in verbatim.items() if c >= 3 and not _DIGITS.search(k))
-    return frozenset(found)
+    # a lone "$" or "—" recurs at page edges in table-heavy documents, but it is a table cell
+    return frozenset(k for k in found if "#" in k or any(ch.isalpha() for ch in k))
 
 
 def clean_own_texts(tree: Tree) -> dict[str, str]:
-    """Each node's own text without running headers, footers and page numbers."""
-    furniture = furniture_lines(tree.doc)
+    """Each node's own text without running headers, footers and page numbers.
+
+    A furniture line with words (``ACME Inc. | Annual Report #``) is dropped wherever it is; one of
+    figures only (``#``, ``# of #``) only as the first or last line of a page (running headers and
+    footers with words aside): elsewhere ``251`` is a table cell, not a page number.
+    """
+    doc = tree.doc
+    furniture = furniture_lines(doc)
+    anywhere = frozenset(k for k in furniture if any(ch.isalpha() for ch in k))
+    figures = furniture - anywhere
+    at_edges: set[tuple[int, int]] = set()  # (unit, line start) of figures-only furniture at a page edge
+    if figures:
+        for unit in doc.units:
+            lines = [(start, line) for start, line in _lines(unit.text, 0, len(unit.text))
+                     if line.strip() and (len(line) > FURNITURE_CHARS or _mask(line) not in anywhere)]
+            at_edges.update((unit.index, start) for start, line in lines[:1] + lines[-1:]
+                            if len(line) <= FURNITURE_CHARS and _mask(line) in figures)
     out: dict[str, str] = {}
     for node in tree.walk():
-        text = node.own_text()
-        if furniture:
-            text = "\n".join(line for line in text.splitlines()
-                              if len(line) > FURNITURE_CHARS or _mask(line) not in furniture)
-        out[node.node_id] = text
+        if not furniture:
+            out[node.node_id] = node.own_text()
+            continue
+        begin, end = node.start, node.own_end()
+        units = []
+        for u in range(begin.unit, end.unit + 1):
+            if u == end.unit and u != begin.unit and end.char == 0:
+                break  # span_text's convention: a span ending at a unit's start does not include it
+            a = begin.char if u == begin.unit else 0
+            b = end.char if u == end.unit else len(doc.units[u].text)
+            units.append("\n".join(line for start, line in _lines(doc.units[u].text, a, b)
+                                    if len(line) > FURNITURE_CHARS
+                                    or (_mask(line) not in anywhere and (u, start) not in at_edges)))
+        out[node.node_id] = "\n".join(units)
+    return out
+
+
+def _lines(text: str, a: int, b: int) -> list[tuple[int, str]]:
+    """The lines of ``text[a:b]`` with the offset in ``text`` where each starts."""
+    out: list[tuple[int, str]] = []
+    start = a
+    for line in text[a:b].split("\n"):
+        out.append((start, line))
+        start += len(line) + 1
     return out
 
 
