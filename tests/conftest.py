@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Iterator
+
+import pytest
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
@@ -14,7 +17,15 @@ os.environ.pop("TREEBUILD_MODEL", None)
 # CI runs the same hypothesis examples every time (a red CI must be reproducible); developers
 # get fresh random examples locally, which is where new edge cases are found.
 from hypothesis import settings as _hypothesis_settings  # noqa: E402
+from openai_server import OpenAIServer  # noqa: E402  (after the environment is set)
 
 _hypothesis_settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True)
 if os.environ.get("CI"):
     _hypothesis_settings.load_profile("ci")
+
+
+@pytest.fixture(scope="session")
+def server() -> Iterator[OpenAIServer]:
+    """One OpenAI-compatible server on 127.0.0.1 for the session; modules script it per test."""
+    with OpenAIServer() as s:
+        yield s

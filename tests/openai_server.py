@@ -125,6 +125,7 @@ class OpenAIServer:
 
     def __init__(self, responder: Responder | None = None, *, model: str = "test") -> None:
         self.responder: Responder = responder or echo_summaries
+        self._default_responder = self.responder
         self.model = model
         self.requests: list[Request] = []
         self.in_flight = 0
@@ -181,10 +182,11 @@ class OpenAIServer:
             self._queue.extend(replies)
 
     def reset(self) -> None:
-        """Forget recorded requests and queued replies."""
+        """Forget recorded requests and queued replies, and answer with the default responder again."""
         with self._lock:
             self.requests.clear()
             self._queue.clear()
+            self.responder = self._default_responder
             self.max_in_flight = self.in_flight
 
     @property

@@ -5,7 +5,6 @@ reused from earlier versions in the store."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -40,11 +39,10 @@ def write_doc(path: Path, edited: bool = False) -> Path:
     return path
 
 
-@pytest.fixture(scope="module")
-def server() -> Iterator[OpenAIServer]:
-    with OpenAIServer() as s:
-        s.responder = lambda request: echo_summaries(request, words=30)
-        yield s
+@pytest.fixture(autouse=True)
+def _fresh(server: OpenAIServer) -> None:
+    server.reset()
+    server.responder = lambda request: echo_summaries(request, words=30)
 
 
 def ingest(server: OpenAIServer, doc: Path, store: Path, *extra: str) -> None:

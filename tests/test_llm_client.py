@@ -9,7 +9,6 @@ import json
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 
 import pytest
 from openai_server import OpenAIServer, Reply, Request, max_overlap
@@ -18,12 +17,6 @@ from pydantic import BaseModel
 from treebuild.llm import BudgetExceeded, ModelClient, ModelError, count_tokens, import_litellm, run_sync
 from treebuild.model import Usage
 from treebuild.settings import ModelConfig
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[OpenAIServer]:
-    with OpenAIServer() as s:
-        yield s
 
 
 @pytest.fixture(autouse=True)

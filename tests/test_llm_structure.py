@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -83,12 +83,6 @@ PROPOSALS = [
 @pytest.fixture(scope="module")
 def doc(tmp_path_factory: pytest.TempPathFactory) -> SourceDoc:
     return read(manual(tmp_path_factory.mktemp("manual") / "manual.pdf"))
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[OpenAIServer]:
-    with OpenAIServer() as s:
-        yield s
 
 
 @pytest.fixture(autouse=True)

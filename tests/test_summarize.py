@@ -13,7 +13,7 @@ import string
 import subprocess
 import sys
 import textwrap
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -191,12 +191,6 @@ def asking(server: OpenAIServer, node_id: str) -> list[Request]:
 @pytest.fixture(scope="module")
 def report(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
     return write_report(tmp_path_factory.mktemp("report") / "report.pdf")
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[OpenAIServer]:
-    with OpenAIServer() as s:
-        yield s
 
 
 @pytest.fixture(autouse=True)
