@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import PurePath
 from typing import Any, NamedTuple
 
 __all__ = [
@@ -116,6 +117,11 @@ class SourceDoc:
     @property
     def paged(self) -> bool:
         return self.format == "pdf"
+
+    @property
+    def display_title(self) -> str:
+        """The file's own title, else its file name without suffix."""
+        return self.title or PurePath(self.path).stem
 
     def end(self) -> Pos:
         """The position just past the last character of the document."""

@@ -127,7 +127,7 @@ def detect_marks(doc: SourceDoc, settings: BuildSettings, model_config: ModelCon
             return StructureResult(proposed.marks, "model", warnings)
         warnings.append("the model proposed no section that could be verified on its page")
     marks = window_marks(doc, Pos(0, 0), doc.end(), max_pages=settings.max_node_pages,
-                         max_tokens=settings.max_node_tokens, level=1, title=doc.title or _stem(doc.path))
+                         max_tokens=settings.max_node_tokens, level=1, title=doc.display_title)
     if marks:
         return StructureResult(marks, "windows", warnings)
     return StructureResult([], "single", warnings)
@@ -137,11 +137,6 @@ def _partial(doc: SourceDoc, marks: list[Mark]) -> bool:
     """An outline of a few entries for a long document (or all at one level) may be completed by the TOC."""
     return len(marks) < max(3, len(doc.units) // 20) or (len(doc.units) > 30 and max(m.level for m in marks) == 1)
 
-
-def _stem(path: str) -> str:
-    from pathlib import Path
-
-    return Path(path).stem
 
 
 def build_nodes(doc: SourceDoc, settings: BuildSettings, model_config: ModelConfig | None = None,

@@ -45,7 +45,7 @@ def assemble(doc: SourceDoc, marks: list[Mark], *, preface: bool = True) -> tupl
         siblings.append(node)
         stack.append((mark.level, node))
     if not marks:
-        roots.append(Node(node_id="", title=doc.title or _stem(doc.path), depth=1, ordinal=0,
+        roots.append(Node(node_id="", title=doc.display_title, depth=1, ordinal=0,
                           start=Pos(0, 0), end=end, origin="single", _doc=doc))
     _set_ends(roots, end)
     number_nodes(roots)
@@ -136,8 +136,3 @@ def _last_page(doc: SourceDoc, start: Pos, end: Pos) -> int:
             return _page_at(doc, Pos(unit, 0))
     return _page_at(doc, Pos(max(unit - 1, 0), 0))
 
-
-def _stem(path: str) -> str:
-    from pathlib import Path
-
-    return Path(path).stem
