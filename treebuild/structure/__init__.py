@@ -36,10 +36,11 @@ from .outline import outline_marks
 from .outline_quality import assess_outline
 from .sec import is_filing, sec_headings
 from .subdivide import remember_scan
+from .text import normalize_title
 from .toc import TocResult, toc_marks
 from .windows import window_marks
 
-__all__ = ["StructureResult", "detect_marks", "build_nodes", "SPARSE_TOC"]
+__all__ = ["StructureResult", "detect_marks", "build_nodes", "drop_echoes", "SPARSE_TOC"]
 
 SPARSE_TOC = 0.6
 """A printed TOC with fewer entries per page than this leaves finer headings to be added."""
@@ -142,10 +143,30 @@ def _partial(doc: SourceDoc, marks: list[Mark]) -> bool:
 def build_nodes(doc: SourceDoc, settings: BuildSettings, model_config: ModelConfig | None = None,
                 usage: Usage | None = None) -> tuple[list[Node], StructureResult]:
     result = detect_marks(doc, settings, model_config, usage)
-    roots, clamped = assemble(doc, result.marks)
+    roots, clamped = assemble(doc, drop_echoes(result.marks))
     if clamped:
         result.warnings.append(f"{clamped} section start(s) pointed before the previous one and were moved forward")
     return roots, result
+
+
+_ECHO_CHARS = 200
+
+
+def drop_echoes(marks: list[Mark]) -> list[Mark]:
+    """One section per heading: when two detected marks in a row name the same heading at (nearly)
+    the same place, as when a body heading and the SEC Item pattern both find "Item 1A. Risk
+    Factors", keep the shallower one. Marks that both come from the author's outline are kept."""
+    out: list[Mark] = []
+    for m in marks:
+        prev = out[-1] if out else None
+        if (prev is not None and not (prev.origin == m.origin == "outline") and prev.pos.unit == m.pos.unit
+                and abs(prev.pos.char - m.pos.char) <= _ECHO_CHARS
+                and normalize_title(prev.title) == normalize_title(m.title)):
+            if m.level < prev.level:
+                out[-1] = dataclasses.replace(m, pos=min(prev.pos, m.pos))
+            continue
+        out.append(m)
+    return out
 
 
 def _min_pages(doc: SourceDoc, settings: BuildSettings) -> int:

@@ -22,6 +22,7 @@ from .windows import CHARS_PER_TOKEN, span_chars, window_marks
 __all__ = ["subdivide", "too_large", "remember_scan"]
 
 _SCANS: dict[int, tuple[weakref.ref[SourceDoc], HeadingScan]] = {}
+_ECHO_TEXT = 40
 
 
 def remember_scan(doc: SourceDoc, scan: HeadingScan) -> None:
@@ -101,6 +102,10 @@ def subdivide(doc: SourceDoc, roots: list[Node], settings: BuildSettings) -> lis
                 inner_headings = _InnerHeadings(doc)
             head = Mark(node.title, 1, node.start, node.origin)
             inner = [m for m in inner_headings.within(node.start, node.end) if not same_heading(m, head)]
+            # a heading found just before the node's end with (next to) no text of its own is the
+            # next section's heading seen from the page top, not a subsection
+            while inner and len(doc.span_text(inner[-1].pos, node.end).strip()) < _ECHO_TEXT:
+                inner.pop()
             if inner:
                 _attach(doc, node, inner)
                 split += 1
