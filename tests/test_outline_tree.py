@@ -281,6 +281,21 @@ def test_page_only_destinations_sharing_a_page_start_at_their_headings(tmp_path:
     assert not tree.warnings
 
 
+def test_page_only_destination_below_the_previous_sections_end_starts_at_its_heading(tmp_path: Path) -> None:
+    """A ``/Fit`` bookmark alone on its page, whose heading sits below the end of the previous
+    section (which ran over from the page before), starts at its heading, not at the page top."""
+    page1: list[Text | str] = [Text("1 Alpha", BODY_TOP, 16, bold=True), "alpha text"]
+    page2: list[Text | str] = [Text("alpha continues on the next page", BODY_TOP),
+                               Text("and ends here.", BODY_TOP + 24), Text("2 Beta", 300, 16, bold=True),
+                               Text("beta text", 330)]
+    toc = [toc_row(1, "Alpha", 1), toc_row(1, "Beta", 2)]
+    path = rewrite_destinations(write_pdf(tmp_path / "fit-alone.pdf", [page1, page2], toc=toc), "fit")
+    alpha, beta = treebuild.build(path).roots
+    assert beta.text() == "2 Beta\nbeta text\n"
+    assert alpha.text().endswith("alpha continues on the next page\nand ends here.\n")
+    assert (alpha.start_page, alpha.end_page, beta.start_page) == (1, 2, 2)
+
+
 def test_entries_sharing_a_point_are_searched_below_it(tmp_path: Path) -> None:
     """Two bookmarks aimed at the same point: their headings are looked for below it, not in the
     chapter's mini table of contents above it."""

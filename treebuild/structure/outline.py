@@ -45,7 +45,8 @@ def _place_by_title(doc: SourceDoc, entries: list[OutlineEntry], positions: list
 
     Page-only destinations (``/Fit``, as ReportLab writes them), anchors at the page top (Texinfo)
     and per-page bookmarks give several entries the same destination, or one before its
-    predecessor on the same page; all but the last would come out empty. Such an entry starts at
+    predecessor on the same page; all but the last would come out empty, and a lone page-only entry
+    would take the end of the previous section that runs onto its page. Such an entry starts at
     the first line, after its predecessor and before the next entry placed elsewhere, that prints
     its title (numbering aside; a title may wrap onto the next lines); not found, it stays. A title
     found below nothing but page furniture starts at the page top, as in ``pos_from_y``. Distinct
@@ -56,7 +57,8 @@ def _place_by_title(doc: SourceDoc, entries: list[OutlineEntry], positions: list
         pos = positions[i]
         prev = positions[i - 1] if i > 0 and positions[i - 1].unit == pos.unit else None  # on the same page
         shared = any(_same_dest(entries[a], entries[a + 1]) for a in (i - 1, i) if 0 <= a < n - 1)
-        if not (shared or (prev is not None and pos < prev)):
+        pageonly = (entries[i].y is None or entries[i].y <= 0) and pos.char == 0  # /Fit: the page, not the heading
+        if not (shared or pageonly or (prev is not None and pos < prev)):
             continue
         text = doc.units[pos.unit].text
         lo = max(pos.char, prev.char if prev is not None else 0)
