@@ -57,7 +57,8 @@ def _place_by_title(doc: SourceDoc, entries: list[OutlineEntry], positions: list
         pos = positions[i]
         prev = positions[i - 1] if i > 0 and positions[i - 1].unit == pos.unit else None  # on the same page
         shared = any(_same_dest(entries[a], entries[a + 1]) for a in (i - 1, i) if 0 <= a < n - 1)
-        pageonly = (entries[i].y is None or entries[i].y <= 0) and pos.char == 0  # /Fit: the page, not the heading
+        y = entries[i].y
+        pageonly = (y is None or y <= 0) and pos.char == 0  # /Fit: the page, not the heading
         if not (shared or pageonly or (prev is not None and pos < prev)):
             continue
         text = doc.units[pos.unit].text
