@@ -51,3 +51,22 @@ def test_shards_split_a_corpus_without_overlap(prefect_harness: None, tmp_path: 
     assert names == [f"d{i}.md" for i in range(5)]
     assert len(first) == 3 and len(second) == 2
     assert len(Store(store).documents()) == 5
+
+
+def test_deployment_file_points_at_the_flow_with_valid_parameters() -> None:
+    """deploy/prefect.yaml names real entrypoints, and its parameters are ones the flow accepts."""
+    import importlib
+    import inspect
+
+    import yaml
+
+    root = Path(__file__).resolve().parent.parent
+    spec = yaml.safe_load((root / "deploy" / "prefect.yaml").read_text())
+    assert spec["deployments"]
+    for dep in spec["deployments"]:
+        path, func = dep["entrypoint"].split(":")
+        module = importlib.import_module(path.removesuffix(".py").replace("/", "."))
+        flow_obj = getattr(module, func)
+        accepted = set(inspect.signature(flow_obj.fn).parameters)
+        assert set(dep["parameters"]) <= accepted, dep["name"]
+        assert dep["work_pool"]["name"]
