@@ -100,3 +100,18 @@ def test_budget_stops_spending_and_keeps_the_tree(server: OpenAIServer, tmp_path
     assert all(n.summary for n in tree.walk())  # the rest kept extractive summaries
     assert any(n.summary_origin == "extractive" for n in tree.walk())
     assert any("max_calls" in w for w in row["warnings"])
+
+
+def test_python_api_takes_the_model_from_either_side(server: OpenAIServer, tmp_path: Path) -> None:
+    import treebuild
+    from treebuild.errors import TreebuildError
+
+    doc = tmp_path / "api.md"
+    doc.write_text("# One\n\n" + long_text(7, 300) + "\n\n# Two\n\n" + long_text(8, 300) + "\n")
+    config = treebuild.ModelConfig(model="openai/test", api_base=server.url, api_key="x")
+    res = treebuild.ingest(doc, tmp_path / "s", model_config=config)  # no BuildSettings: the model comes along
+    tree = Store(tmp_path / "s").tree(res.doc_id)
+    assert tree.model == "openai/test" and tree.settings["model"] == "openai/test"
+    assert tree.usage.calls == len(server.chat_requests) > 0
+    with pytest.raises(TreebuildError, match="pass the same model to both"):
+        treebuild.build(doc, treebuild.BuildSettings(model="openai/other"), model_config=config)

@@ -13,7 +13,7 @@ from .errors import TreebuildError
 from .pipeline import build_doc
 from .readers import SUPPORTED_SUFFIXES, read
 from .readers.common import file_digest
-from .settings import BuildSettings, ModelConfig
+from .settings import BuildSettings, ModelConfig, resolve_settings
 from .store import DocVersion, Store, doc_id_for, valid_doc_id
 
 __all__ = ["IngestResult", "ingest", "ingest_many", "expand_paths", "StoreSummaryCache"]
@@ -59,7 +59,7 @@ def ingest(path: str | Path, store: Store | str | Path | None = None, *, doc_id:
     t0 = time.perf_counter()
     st = _store(store)
     p = Path(path)
-    settings = settings or BuildSettings()
+    settings, model_config = resolve_settings(settings, model_config)
     did = valid_doc_id(doc_id) if doc_id else doc_id_for(p)
     shash = settings.hash()
     if not p.is_file():

@@ -17,7 +17,7 @@ from typing import Any
 from . import __version__
 from .model import Node, SourceDoc, Tree, Usage
 from .readers import read
-from .settings import BuildSettings, ModelConfig
+from .settings import BuildSettings, ModelConfig, resolve_settings
 from .structure import build_nodes
 from .structure.subdivide import subdivide
 from .summarize import SummaryCache, summarize_tree
@@ -77,9 +77,8 @@ def build_doc(doc: SourceDoc, settings: BuildSettings | None = None, *,
               model_config: ModelConfig | None = None, cache: SummaryCache | None = None,
               read_seconds: float = 0.0) -> Tree:
     """Run every stage after reading on an already-read document."""
-    settings = settings or BuildSettings()
-    ctx = BuildContext(doc=doc, settings=settings,
-                       model_config=model_config or ModelConfig(model=settings.model), cache=cache)
+    settings, model_config = resolve_settings(settings, model_config)
+    ctx = BuildContext(doc=doc, settings=settings, model_config=model_config, cache=cache)
     ctx.timings["read"] = read_seconds
     for name, stage in STAGES:
         t0 = time.perf_counter()

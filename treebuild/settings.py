@@ -13,7 +13,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-__all__ = ["BuildSettings", "ModelConfig", "OFFLINE_MODEL", "settings_hash"]
+__all__ = ["BuildSettings", "ModelConfig", "OFFLINE_MODEL", "settings_hash", "resolve_settings"]
 
 OFFLINE_MODEL = "extractive"
 """The offline default: deterministic extractive summaries, no language model involved."""
@@ -77,3 +77,21 @@ def settings_hash(values: dict[str, Any]) -> str:
     """A short stable hash of settings (sorted JSON)."""
     blob = json.dumps(values, sort_keys=True, separators=(",", ":"), default=str)
     return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+
+def resolve_settings(settings: BuildSettings | None, config: ModelConfig | None) -> tuple[BuildSettings, ModelConfig]:
+    """The build settings and model connection for one build, agreeing on the model.
+
+    Either may be omitted: the other names the model. Given both with different models is a
+    mistake (the tree would record one model and be summarised by another), so it is refused.
+    """
+    from .errors import TreebuildError
+
+    if settings is None:
+        settings = BuildSettings(model=config.model) if config is not None else BuildSettings()
+    if config is None:
+        config = ModelConfig(model=settings.model)
+    if config.model != settings.model:
+        raise TreebuildError(f"the build settings name model {settings.model!r} but the model connection "
+                             f"names {config.model!r}", hint="pass the same model to both")
+    return settings, config
