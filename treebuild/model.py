@@ -8,7 +8,7 @@ text is exact and sections that share a page split that page where the next one 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import PurePath
 from typing import Any, NamedTuple
@@ -68,10 +68,18 @@ class Unit:
     label: str | None = None  # printed page label from the PDF, e.g. "iv", "12", "F-3"
     heading_level: int | None = None
     style: str | None = None
-    # PDF only: (y0, y1, char offset) of each text block, top-down, and the page height;
-    # enough to turn an outline destination's y into a character position cheaply.
-    blocks: list[tuple[float, float, int]] | None = None
-    height: float | None = None
+    height: float | None = None  # PDF only: page height
+    # PDF only: computes (y0, y1, char offset) of each text block on first use; enough to turn an
+    # outline destination's y into a character position. Lazy because it needs the page layout.
+    block_source: Callable[[int], list[tuple[float, float, int]]] | None = field(default=None, repr=False)
+    _blocks: list[tuple[float, float, int]] | None = field(default=None, repr=False)
+
+    @property
+    def blocks(self) -> list[tuple[float, float, int]] | None:
+        """Text blocks of a PDF page as (y0, y1, char offset), in text order; ``None`` otherwise."""
+        if self._blocks is None and self.block_source is not None:
+            self._blocks = self.block_source(self.index)
+        return self._blocks
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,13 +1,14 @@
 """PDF reader (PyMuPDF): one unit per page with its text, printed label and block geometry.
 
-Page text comes from ``get_text("blocks")`` (as fast as plain text extraction) so that an
-outline destination's y maps to a character offset without a second pass. Typographic lines
-(font size, weight) are computed only when a later stage asks for them, once per page.
+Page text comes from ``get_text("text")``; typographic lines (font size, weight) and text-block
+geometry (to map an outline destination's y to a character offset) come from one layout pass per
+page, computed only for the pages a later stage asks about.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -45,17 +46,25 @@ class PdfReader:
             # (pages come back empty, the outline vanishes): refuse rather than build half a tree.
             raise ReadError("PDF is truncated (no %%EOF at the end; only part of it could be recovered)",
                             path=str(path), hint="download or export the file again")
+        units: list[Unit] = []
+
+        @cache
+        def layout(index: int) -> tuple[list[Line], list[tuple[float, float, int]]]:
+            return _page_layout(doc.load_page(index), units[index].text)
+
+        def lines(index: int) -> list[Line]:
+            return layout(index)[0]
+
+        def blocks(index: int) -> list[tuple[float, float, int]]:
+            return layout(index)[1]
+
         try:
-            units = _page_units(doc)
+            units.extend(_page_units(doc, blocks))
             outline = _outline(doc, units)
         except Exception as exc:
             raise ReadError(f"cannot extract text: {exc}", path=str(path)) from exc
         meta = {k: str(v) for k, v in (doc.metadata or {}).items() if v}
         title = meta.get("title") or None
-
-        @cache
-        def lines(index: int) -> list[Line]:
-            return _page_lines(doc.load_page(index), units[index].text)
 
         return SourceDoc(
             path=str(path), format="pdf", units=units, sha256=sha, size=size, title=title,
@@ -80,31 +89,16 @@ def _has_eof_marker(path: Path) -> bool:
         return b"%%EOF" in fh.read()
 
 
-def _page_units(doc: pymupdf.Document) -> list[Unit]:
+def _page_units(doc: pymupdf.Document, blocks: Callable[[int], list[tuple[float, float, int]]]) -> list[Unit]:
     labels: list[str] | None = None
     pages = [doc.load_page(i) for i in range(doc.page_count)]
     if doc.get_page_labels():
         labels = [page.get_label() for page in pages]
-    units: list[Unit] = []
-    for i, page in enumerate(pages):
-        parts: list[str] = []
-        blocks: list[tuple[float, float, int]] = []
-        offset = 0
-        for b in page.get_text("blocks", flags=_TEXT_FLAGS):
-            if b[6] != 0:
-                continue
-            text = b[4]
-            if not text.endswith("\n"):
-                text += "\n"
-            blocks.append((float(b[1]), float(b[3]), offset))
-            parts.append(text)
-            offset += len(text)
-        units.append(Unit(
-            index=i, kind="page", text="".join(parts), page=i + 1,
-            label=(labels[i] or None) if labels else None,
-            blocks=blocks, height=float(page.rect.height),
-        ))
-    return units
+    return [
+        Unit(index=i, kind="page", text=page.get_text("text", flags=_TEXT_FLAGS), page=i + 1,
+             label=(labels[i] or None) if labels else None, height=float(page.rect.height), block_source=blocks)
+        for i, page in enumerate(pages)
+    ]
 
 
 def _outline(doc: pymupdf.Document, units: list[Unit]) -> list[OutlineEntry]:
@@ -148,19 +142,26 @@ def _dest_y(doc: pymupdf.Document, dest: dict[str, Any], index: int, units: list
     return y
 
 
-def _page_lines(page: pymupdf.Page, text: str) -> list[Line]:
-    """Lines with size and weight; ``char`` points into the unit text built from blocks."""
+def _page_layout(page: pymupdf.Page, text: str) -> tuple[list[Line], list[tuple[float, float, int]]]:
+    """Typographic lines (size, weight, position) and text blocks of a page, from one layout pass.
+
+    ``char`` offsets point into the unit text (``get_text("text")``, which is the blocks' texts in
+    order). PyMuPDF's ``get_text("blocks")`` would give the blocks directly, but it leaks about
+    7 KiB of Python objects per page (PyMuPDF 1.26-1.28), which a long backfill cannot afford.
+    """
     out: list[Line] = []
+    blocks: list[tuple[float, float, int]] = []
     cursor = 0
     data = page.get_text("dict", flags=_TEXT_FLAGS)
     for bno, block in enumerate(data["blocks"]):
         if block.get("type") != 0:
             continue
+        block_start: int | None = None
         for line in block["lines"]:
+            line_text = "".join(s["text"] for s in line["spans"])
             spans = [s for s in line["spans"] if s["text"].strip()]
             if not spans:
                 continue
-            line_text = "".join(s["text"] for s in line["spans"])
             main = max(spans, key=lambda s: len(s["text"].strip()))
             bold = all((s["flags"] & _BOLD_FLAG) or "bold" in s["font"].lower()
                        or "black" in s["font"].lower() for s in spans)
@@ -170,7 +171,14 @@ def _page_lines(page: pymupdf.Page, text: str) -> list[Line]:
             char = found if found >= 0 else cursor
             if found >= 0:
                 cursor = found + len(line_text.strip())
+            if block_start is None:
+                block_start = char
             x0, y0, x1, y1 = line["bbox"]
             out.append(Line(text=line_text.strip(), size=round(float(main["size"]), 2), bold=bool(bold),
                             x0=x0, y0=y0, x1=x1, y1=y1, char=char, block=bno, font=main["font"]))
-    return out
+        if block_start is None:  # a block of white space only: it starts where the text stands
+            block_start = cursor
+        # the block's text starts at the beginning of its first line, not at the first non-blank
+        line_start = text.rfind("\n", 0, block_start) + 1
+        blocks.append((float(block["bbox"][1]), float(block["bbox"][3]), line_start))
+    return out, blocks
