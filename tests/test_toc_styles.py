@@ -40,17 +40,21 @@ MANUAL_ROWS = [
 ]
 
 
-def _manual(path: Path, style: str, folios: bool = True, title: str = "Contents") -> Path:
+def _manual(path: Path, style: str, folios: bool = True, title: str = "Contents",
+            rows: list[TocRow] | None = None, cover: str = "Sample Manual", last_page: bool = True) -> Path:
+    """The sample manual: a cover, a TOC of ``rows`` (default MANUAL_ROWS) and the body pages whose
+    headings MANUAL_ROWS names, with an empty sixth body page unless ``last_page`` is False."""
     b = Builder(path)
-    b.blank("Sample Manual")
-    b.toc(MANUAL_ROWS, title=title, style=style)
+    b.blank(cover)
+    b.toc(MANUAL_ROWS if rows is None else rows, title=title, style=style)
     f = (lambda n: str(n)) if folios else (lambda n: None)
     b.body([Heading("1 Introduction"), Heading("1.1 Scope", y=400, size=12)], folio=f(1))
     b.body([Heading("1.2 Terms and definitions", size=12)], folio=f(2))
     b.body([Heading("2 Design")], folio=f(3))
     b.body([Heading("2.1 Architecture", y=300, size=12)], folio=f(4))
     b.body([Heading("3 Operation")], folio=f(5))
-    b.body([], folio=f(6))
+    if last_page:
+        b.body([], folio=f(6))
     return b.save()
 
 
@@ -251,15 +255,8 @@ def test_toc_without_page_numbers_is_matched_in_order(tmp_path: Path) -> None:
 
 
 def test_entry_missing_from_body_is_dropped_and_counted(tmp_path: Path) -> None:
-    b = Builder(tmp_path / "missing.pdf")
-    b.blank("Sample Manual")
-    b.toc(MANUAL_ROWS[:4] + [TocRow(1, "2.2 Retired interfaces", "3")] + MANUAL_ROWS[4:], style="dots")
-    b.body([Heading("1 Introduction"), Heading("1.1 Scope", y=400, size=12)], folio="1")
-    b.body([Heading("1.2 Terms and definitions", size=12)], folio="2")
-    b.body([Heading("2 Design")], folio="3")
-    b.body([Heading("2.1 Architecture", y=300, size=12)], folio="4")
-    b.body([Heading("3 Operation")], folio="5")
-    doc = _read(b.save())
+    rows = MANUAL_ROWS[:4] + [TocRow(1, "2.2 Retired interfaces", "3")] + MANUAL_ROWS[4:]
+    doc = _read(_manual(tmp_path / "missing.pdf", "dots", rows=rows, last_page=False))
     res = toc_marks(doc)
     assert res is not None
     assert res.entries == 7 and res.placed == 6
@@ -306,17 +303,9 @@ def test_financial_table_is_not_a_toc(tmp_path: Path) -> None:
 
 
 def test_list_of_figures_is_not_read_as_sections(tmp_path: Path) -> None:
-    b = Builder(tmp_path / "lof.pdf")
-    b.blank("Design Report")
     rows = MANUAL_ROWS + [TocRow(0, "List of Figures"), TocRow(0, "Figure 1 System layout", "4"),
                           TocRow(0, "Figure 2 Data flow", "5")]
-    b.toc(rows, style="dots")
-    b.body([Heading("1 Introduction"), Heading("1.1 Scope", y=400, size=12)], folio="1")
-    b.body([Heading("1.2 Terms and definitions", size=12)], folio="2")
-    b.body([Heading("2 Design")], folio="3")
-    b.body([Heading("2.1 Architecture", y=300, size=12)], folio="4")
-    b.body([Heading("3 Operation")], folio="5")
-    doc = _read(b.save())
+    doc = _read(_manual(tmp_path / "lof.pdf", "dots", rows=rows, cover="Design Report", last_page=False))
     res = toc_marks(doc)
     assert res is not None
     assert [e.title for e in res.parsed] == [r.text for r in MANUAL_ROWS]
