@@ -205,7 +205,8 @@ def test_title_names_single_node_without_headings(tmp_path: Path) -> None:
 
 def test_empty_file_and_unreadable_path(tmp_path: Path) -> None:
     empty = _write(tmp_path, "")
-    assert read(empty).units == []
+    with pytest.raises(ReadError, match="file is empty"):  # every format: an empty file is an error
+        read(empty)
     folder = tmp_path / "dir.md"
     folder.mkdir()
     with pytest.raises(ReadError) as info:

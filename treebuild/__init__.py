@@ -1,46 +1,57 @@
-"""treebuild: long documents into table-of-contents trees, stored as versioned Parquet."""
+"""treebuild: long documents into table-of-contents trees, stored as versioned Parquet.
+
+Names are imported on first use (PEP 562), so ``import treebuild`` and the CLI start without
+loading PyMuPDF, DuckDB, pyarrow or litellm until a command needs them.
+"""
 
 from __future__ import annotations
 
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
 __version__ = "0.1.0"
 
-from .errors import NotFound, ReadError, StoreError, TreebuildError, UnsupportedFormat  # noqa: E402
-from .export import outline_lines, to_pageindex  # noqa: E402
-from .ingestion import IngestResult, ingest, ingest_many  # noqa: E402
-from .model import Line, Mark, Node, OutlineEntry, Pos, SourceDoc, Tree, Unit, Usage  # noqa: E402
-from .pipeline import build, build_doc  # noqa: E402
-from .readers import read  # noqa: E402
-from .settings import OFFLINE_MODEL, BuildSettings, ModelConfig  # noqa: E402
-from .store import CommitResult, DocVersion, Store  # noqa: E402
+# public name -> module that defines it
+_EXPORTS: dict[str, str] = {
+    "build": ".pipeline", "build_doc": ".pipeline",
+    "read": ".readers",
+    "ingest": ".ingestion", "ingest_many": ".ingestion", "IngestResult": ".ingestion",
+    "Store": ".store", "DocVersion": ".store", "CommitResult": ".store",
+    "to_pageindex": ".export", "outline_lines": ".export",
+    "BuildSettings": ".settings", "ModelConfig": ".settings", "Limits": ".settings", "OFFLINE_MODEL": ".settings",
+    "Tree": ".model", "Node": ".model", "Mark": ".model", "Pos": ".model", "Unit": ".model",
+    "SourceDoc": ".model", "OutlineEntry": ".model", "Line": ".model", "Usage": ".model",
+    "TreebuildError": ".errors", "ReadError": ".errors", "UnsupportedFormat": ".errors",
+    "StoreError": ".errors", "NotFound": ".errors",
+}
 
 __all__ = [
-    "__version__",
-    "build",
-    "build_doc",
-    "read",
-    "ingest",
-    "ingest_many",
-    "IngestResult",
-    "Store",
-    "DocVersion",
-    "CommitResult",
-    "to_pageindex",
-    "outline_lines",
-    "BuildSettings",
-    "ModelConfig",
-    "OFFLINE_MODEL",
-    "Tree",
-    "Node",
-    "Mark",
-    "Pos",
-    "Unit",
-    "SourceDoc",
-    "OutlineEntry",
-    "Line",
-    "Usage",
-    "TreebuildError",
-    "ReadError",
-    "UnsupportedFormat",
-    "StoreError",
-    "NotFound",
+    "__version__", "build", "build_doc", "read", "ingest", "ingest_many", "IngestResult", "Store", "DocVersion",
+    "CommitResult", "to_pageindex", "outline_lines", "BuildSettings", "ModelConfig", "Limits", "OFFLINE_MODEL",
+    "Tree", "Node", "Mark", "Pos", "Unit", "SourceDoc", "OutlineEntry", "Line", "Usage", "TreebuildError",
+    "ReadError", "UnsupportedFormat", "StoreError", "NotFound",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(module, __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
+
+
+if TYPE_CHECKING:
+    from .errors import NotFound, ReadError, StoreError, TreebuildError, UnsupportedFormat
+    from .export import outline_lines, to_pageindex
+    from .ingestion import IngestResult, ingest, ingest_many
+    from .model import Line, Mark, Node, OutlineEntry, Pos, SourceDoc, Tree, Unit, Usage
+    from .pipeline import build, build_doc
+    from .readers import read
+    from .settings import OFFLINE_MODEL, BuildSettings, Limits, ModelConfig
+    from .store import CommitResult, DocVersion, Store

@@ -1,91 +1,221 @@
-"""The ``treebuild`` command: a thin layer over the library (build, ingest, show, sql, list).
+"""The ``treebuild`` command: a thin layer over the library (build, ingest, show, text, sql, list).
 
 Expected failures (a missing file, a broken PDF, an unknown doc_id, bad SQL) print one line
-naming the file and cause to stderr and exit 1; they never show a traceback.
+naming the file and cause to stderr and exit 1; they never show a traceback. Heavy modules
+(PyMuPDF, DuckDB, pyarrow, litellm, pydantic-settings, Prefect) are imported inside the
+commands that need them, so ``--help``, ``list``, ``show`` and ``sql`` start quickly
+(``bench/startup.py`` measures it).
+
+Other modules add commands with ``from .cli import app, out, err, StoreOpt, _fail`` (plus
+``build_options``/``BuildOptions`` for the shared build and model flags, ``print_result`` and
+``print_summary`` for per-document outcomes and warnings) and one import line at the end of
+this file.
 """
 
 from __future__ import annotations
 
+import functools
+import inspect
 import json
 import os
+import re
 import shutil
 import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, fields
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn, TypeVar
 
 import typer
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
-from rich.text import Text
 
-from . import __version__
-from .errors import TreebuildError
+from .errors import NotFound, TreebuildError
 
-__all__ = ["app", "main"]
+if TYPE_CHECKING:
+    import duckdb
+
+    from .ingestion import IngestResult, Scan
+    from .model import Tree
+    from .settings import BuildSettings, ModelConfig
+    from .store import Store
+
+__all__ = ["app", "main", "out", "err", "StoreOpt", "BuildOptions", "build_options", "print_result",
+           "print_summary", "unknown_document", "unknown_node", "open_store"]
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+                  rich_markup_mode=None,  # plain click help: no `<bool>` placeholders, no rich import
+                  context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 110},
                   help="Turn long documents into table-of-contents trees stored as versioned Parquet.")
 _WIDTH = shutil.get_terminal_size(fallback=(200, 24)).columns  # wide tables when piped
 out = Console(soft_wrap=True, width=_WIDTH)
 err = Console(stderr=True, soft_wrap=True)
 
+_FLAG = ""  # metavar of on/off flags: nothing to type after them
+
+
 class OutputFormat(StrEnum):
+    auto = "auto"
     table = "table"
+    line = "line"
     csv = "csv"
     json = "json"
 
 
 StoreOpt = Annotated[Path | None, typer.Option("--store", envvar="TREEBUILD_STORE",
-                                                help="Store folder (default ./treestore).")]
-ModelOpt = Annotated[str | None, typer.Option("--model", envvar="TREEBUILD_MODEL",
-                                              help="litellm model id; default 'extractive' (offline, non-LLM).")]
-ApiBaseOpt = Annotated[str | None, typer.Option("--api-base", help="Base URL of an OpenAI-compatible server "
-                                                "(env TREEBUILD_API_BASE).")]
-ApiKeyOpt = Annotated[str | None, typer.Option("--api-key", help="API key (better: env TREEBUILD_API_KEY or the "
-                                               "provider's own variable).", show_default=False)]
-MaxCallsOpt = Annotated[int | None, typer.Option("--max-calls", min=0, help="Model requests per document.")]
-MaxTokensOpt = Annotated[int | None, typer.Option("--max-tokens", min=0, help="Model tokens per document.")]
-MaxSecondsOpt = Annotated[float | None, typer.Option("--max-seconds", min=0.001,
-                                                     help="Seconds of model work per document.")]
-ConcurrencyOpt = Annotated[int | None, typer.Option("--concurrency", min=1, help="Model requests in flight.")]
-TimeoutOpt = Annotated[float | None, typer.Option("--timeout", min=0.001, help="Seconds per model request.")]
-ModelStructureOpt = Annotated[bool, typer.Option("--model-structure", help="Ask the model for sections when the "
-                                                 "document has no outline, TOC or headings (verified on pages).")]
+                                                help="Store folder (default ./treestore; env TREEBUILD_STORE).")]
+DocIdArg = Annotated[str, typer.Argument(help="Document id (see `treebuild list`).")]
+VersionOpt = Annotated[int | None, typer.Option("--version", "-v", min=1, help="Version (default: the latest).")]
 
 
-def _fail(exc: BaseException) -> None:
+def _fail(exc: BaseException) -> NoReturn:
     err.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False)
     raise typer.Exit(1)
 
 
-def _settings(ignore_outline: bool, model: str, no_subdivide: bool, model_structure: bool) -> Any:
-    from .settings import BuildSettings
-
-    return BuildSettings(ignore_outline=ignore_outline, model=model, subdivide=not no_subdivide,
-                         structure_fallback=model_structure)
-
-
-def _model_config(model: str | None, **given: Any) -> Any:
-    """ModelConfig from the flags actually given; everything else from TREEBUILD_* env or defaults."""
-    from pydantic import ValidationError
-
-    from .settings import ModelConfig
-
-    values = {k: v for k, v in given.items() if v is not None}
-    if model is not None:
-        values["model"] = model
-    try:
-        return ModelConfig(**values)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        raise TreebuildError(f"invalid model setting {where}: {first['msg']}",
-                             hint="check the flag or the TREEBUILD_* environment variable") from None
+# ---------------------------------------------------------------------- unknown ids, one wording
+def unknown_document(doc_id: str, store: Store) -> NotFound:
+    """The error every command gives for a doc_id the store does not hold."""
+    return NotFound(f"no document {doc_id!r} in store", path=str(store.root), hint="see `treebuild list`")
 
 
+def unknown_node(doc_id: str, node_id: str, store: Store, version: int | None = None) -> NotFound:
+    """The error every command gives for a node_id the document does not have."""
+    which = f" version {version}" if version is not None else ""
+    return NotFound(f"document {doc_id!r}{which} has no node {node_id!r}", path=str(store.root),
+                    hint=f"see `treebuild show {doc_id}`")
+
+
+def open_store(store: Path | None) -> Store:
+    from .store import Store
+
+    return Store(store, create=False)
+
+
+def _load_tree(st: Store, doc_id: str, version: int | None) -> Tree:
+    if not st.versions(doc_id):
+        raise unknown_document(doc_id, st)
+    return st.tree(doc_id, version)
+
+
+# ---------------------------------------------------------------------- build and model options
+@dataclass(frozen=True)
+class BuildOptions:
+    """The flags shared by every command that builds trees (build, ingest, backfill ...)."""
+
+    ignore_outline: bool = False
+    no_subdivide: bool = False
+    model: str | None = None
+    api_base: str | None = None
+    api_key: str | None = None
+    max_calls: int | None = None
+    max_tokens: int | None = None
+    max_seconds: float | None = None
+    concurrency: int | None = None
+    timeout: float | None = None
+    model_structure: bool = False
+    password: str | None = None
+
+    def resolve(self) -> tuple[BuildSettings, ModelConfig]:
+        """Build settings and model connection through the library's one settings path: flags given
+        here, then ``TREEBUILD_*`` environment variables, then defaults."""
+        from pydantic import ValidationError
+
+        from .settings import BuildSettings, ModelConfig, resolve_settings
+
+        given = {f: getattr(self, f) for f in ("model", "api_base", "api_key", "max_calls", "max_tokens",
+                                               "max_seconds", "concurrency", "timeout")}
+        try:
+            config = ModelConfig(**{k: v for k, v in given.items() if v is not None})
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(p) for p in first["loc"])
+            raise TreebuildError(f"invalid model setting {where}: {first['msg']}",
+                                 hint="check the flag or the TREEBUILD_* environment variable") from None
+        settings = BuildSettings(ignore_outline=self.ignore_outline, subdivide=not self.no_subdivide,
+                                 structure_fallback=self.model_structure)
+        return resolve_settings(settings, config)
+
+    def pdf_password(self) -> str | None:
+        return self.password if self.password is not None else os.environ.get("TREEBUILD_PDF_PASSWORD")
+
+
+_BUILD_OPTIONS: dict[str, Any] = {
+    "ignore_outline": Annotated[bool, typer.Option("--ignore-outline", metavar=_FLAG,
+                                                   help="Build as if the PDF had no bookmarks.")],
+    "no_subdivide": Annotated[bool, typer.Option("--no-subdivide", metavar=_FLAG,
+                                                 help="Keep large leaves whole.")],
+    "model": Annotated[str | None, typer.Option("--model", help="litellm model id; default 'extractive' "
+                                                "(offline, non-LLM; env TREEBUILD_MODEL).")],
+    "api_base": Annotated[str | None, typer.Option("--api-base", help="Base URL of an OpenAI-compatible server "
+                                                   "(env TREEBUILD_API_BASE).")],
+    "api_key": Annotated[str | None, typer.Option("--api-key", show_default=False, help="API key (better: env "
+                                                  "TREEBUILD_API_KEY or the provider's own variable).")],
+    "max_calls": Annotated[int | None, typer.Option("--max-calls", min=0, help="Model requests per document.")],
+    "max_tokens": Annotated[int | None, typer.Option("--max-tokens", min=0, help="Model tokens per document.")],
+    "max_seconds": Annotated[float | None, typer.Option("--max-seconds", min=0.001,
+                                                        help="Seconds of model work per document.")],
+    "concurrency": Annotated[int | None, typer.Option("--concurrency", min=1, help="Model requests in flight.")],
+    "timeout": Annotated[float | None, typer.Option("--timeout", min=0.001, help="Seconds per model request.")],
+    "model_structure": Annotated[bool, typer.Option("--model-structure", metavar=_FLAG, help="Ask the model for "
+                                                    "sections when the document has no outline, TOC or headings "
+                                                    "(verified on pages).")],
+    "password": Annotated[str | None, typer.Option("--password", show_default=False, help="Password of encrypted "
+                                                   "PDFs (better: env TREEBUILD_PDF_PASSWORD).")],
+}
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def build_options(fn: F) -> F:
+    """Give a command the shared build and model flags; it receives them as ``opts: BuildOptions``.
+
+    Typer reads a command's parameters from its signature, so the flags are declared once here and
+    appended to the signature of each command that takes them.
+    """
+    sig = inspect.signature(fn, eval_str=True)
+    own = [p for name, p in sig.parameters.items() if name != "opts"]
+    defaults = {f.name: f.default for f in fields(BuildOptions)}
+    extra = [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=defaults[name], annotation=annotation)
+             for name, annotation in _BUILD_OPTIONS.items()]
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        opts = BuildOptions(**{name: kwargs.pop(name, defaults[name]) for name in _BUILD_OPTIONS})
+        return fn(*args, opts=opts, **kwargs)
+
+    params = sorted(own + extra, key=lambda p: p.kind)  # keyword-only after the command's own
+    wrapper.__signature__ = sig.replace(parameters=params)  # type: ignore[attr-defined]
+    wrapper.__annotations__ = {p.name: p.annotation for p in params}
+    return wrapper  # type: ignore[return-value]
+
+
+# ---------------------------------------------------------------------- per-document reporting
+def print_result(res: IngestResult) -> None:
+    """One line per document (created / unchanged / error), then one line per warning."""
+    if res.status == "error":
+        err.print(f"[red]error[/]     {escape(res.error or '')}", highlight=False)
+    else:
+        word = "[green]created[/]  " if res.status == "created" else "[dim]unchanged[/]"
+        warned = f", {len(res.warnings)} warning{'s' if len(res.warnings) > 1 else ''}" if res.warnings else ""
+        out.print(f"{word} {escape(res.doc_id)} v{res.version}  ({res.nodes} nodes, {res.method}, "
+                  f"{res.seconds:.2f}s{warned})", highlight=False)
+    print_warnings(res.warnings)
+
+
+def print_warnings(warnings: Sequence[str]) -> None:
+    for w in warnings:
+        err.print(f"[yellow]warning[/]   {escape(' '.join(w.split()))}", highlight=False)
+
+
+def print_summary(results: Sequence[IngestResult], scan: Scan | None = None) -> None:
+    """The batch's last line: counts by outcome, warnings, and the files no reader takes."""
+    from .ingestion import summary_line
+
+    err.print(summary_line(results, scan), highlight=False, markup=False)
+
+
+# ---------------------------------------------------------------------- commands
 def _parse_meta(items: list[str] | None) -> dict[str, str]:
     meta: dict[str, str] = {}
     for item in items or []:
@@ -97,35 +227,26 @@ def _parse_meta(items: list[str] | None) -> dict[str, str]:
 
 
 @app.command()
+@build_options
 def build(
     file: Annotated[Path, typer.Argument(help="PDF, DOCX or Markdown file.")],
     output: Annotated[Path | None, typer.Option("-o", "--output", help="Write JSON here instead of stdout.")] = None,
-    ignore_outline: Annotated[bool, typer.Option("--ignore-outline", help="Build as if the PDF had no bookmarks.")]
-    = False,
-    no_subdivide: Annotated[bool, typer.Option("--no-subdivide", help="Keep large leaves whole.")] = False,
-    model: ModelOpt = None,
-    api_base: ApiBaseOpt = None,
-    api_key: ApiKeyOpt = None,
-    max_calls: MaxCallsOpt = None,
-    max_tokens: MaxTokensOpt = None,
-    max_seconds: MaxSecondsOpt = None,
-    concurrency: ConcurrencyOpt = None,
-    timeout: TimeoutOpt = None,
-    model_structure: ModelStructureOpt = False,
+    *,
+    opts: BuildOptions,
 ) -> None:
     """Build one tree without a store and print it as PageIndex-format JSON."""
     from .export import to_pageindex
-    from .pipeline import build as build_tree
+    from .pipeline import build_doc
+    from .readers import read
 
     try:
-        config = _model_config(model, api_base=api_base, api_key=api_key, max_calls=max_calls,
-                               max_tokens=max_tokens, max_seconds=max_seconds, concurrency=concurrency,
-                               timeout=timeout)
-        settings = _settings(ignore_outline, config.model, no_subdivide, model_structure)
+        settings, config = opts.resolve()
         with err.status(f"building {file.name}…"):
-            tree = build_tree(file, settings, model_config=config)
+            doc = read(file, password=opts.pdf_password())
+            tree = build_doc(doc, settings, model_config=config)
     except TreebuildError as exc:
         _fail(exc)
+    print_warnings(tree.warnings)
     text = json.dumps(to_pageindex(tree), indent=2, ensure_ascii=False, default=str)
     if output is None:
         sys.stdout.write(text + "\n")
@@ -134,90 +255,89 @@ def build(
             output.write_text(text + "\n", encoding="utf-8")
         except OSError as exc:
             _fail(TreebuildError(f"cannot write output: {exc.strerror}", path=str(output)))
-        err.print(f"wrote {output} ({tree.stats.get('nodes')} nodes, method {tree.method})", markup=False)
+        n = len(tree.warnings)
+        err.print(f"wrote {output} ({tree.stats.get('nodes')} nodes, method {tree.method}, "
+                  f"{n} warning{'' if n == 1 else 's'})", markup=False)
 
 
 @app.command()
+@build_options
 def ingest(
     paths: Annotated[list[Path], typer.Argument(help="Files or folders (searched recursively).")],
     store: StoreOpt = None,
     doc_id: Annotated[str | None, typer.Option("--doc-id", help="doc_id for a single file.")] = None,
+    doc_id_from_path: Annotated[bool, typer.Option(
+        "--doc-id-from-path", metavar=_FLAG,
+        help="Derive doc_ids from each file's path relative to the folder given (a/b/x.pdf -> a--b--x), "
+             "so equal file names in different folders stay separate documents.")] = False,
     meta: Annotated[list[str] | None, typer.Option("--meta", help="Tag as key=value; repeatable.")] = None,
-    ignore_outline: Annotated[bool, typer.Option("--ignore-outline")] = False,
-    no_subdivide: Annotated[bool, typer.Option("--no-subdivide")] = False,
-    force: Annotated[bool, typer.Option("--force", help="Make a new version even if unchanged.")] = False,
-    model: ModelOpt = None,
-    api_base: ApiBaseOpt = None,
-    api_key: ApiKeyOpt = None,
-    max_calls: MaxCallsOpt = None,
-    max_tokens: MaxTokensOpt = None,
-    max_seconds: MaxSecondsOpt = None,
-    concurrency: ConcurrencyOpt = None,
-    timeout: TimeoutOpt = None,
-    model_structure: ModelStructureOpt = False,
+    force: Annotated[bool, typer.Option("--force", metavar=_FLAG,
+                                        help="Make a new version even if unchanged.")] = False,
+    *,
+    opts: BuildOptions,
 ) -> None:
     """Build documents and commit them to the store as new versions (unchanged ones are skipped)."""
-    from .ingestion import expand_paths, ingest_many
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from .ingestion import ingest_many, scan_paths
     from .store import Store
 
+    if doc_id and doc_id_from_path:
+        _fail(TreebuildError("--doc-id and --doc-id-from-path exclude each other"))
     try:
         st = Store(store)
-        files = expand_paths(paths)
+        scan = scan_paths(paths)
         tags = _parse_meta(meta)
-        config = _model_config(model, api_base=api_base, api_key=api_key, max_calls=max_calls,
-                               max_tokens=max_tokens, max_seconds=max_seconds, concurrency=concurrency,
-                               timeout=timeout)
-        settings = _settings(ignore_outline, config.model, no_subdivide, model_structure)
+        settings, config = opts.resolve()
     except TreebuildError as exc:
         _fail(exc)
-    if not files:
-        _fail(TreebuildError("no supported documents found", path=", ".join(map(str, paths))))
-    failed = 0
+    if not scan.files:
+        extra = scan.skipped_line()
+        _fail(TreebuildError("no supported documents found" + (f" ({extra})" if extra else ""),
+                             path=", ".join(map(str, paths))))
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=err, transient=True) as progress:
-        task = progress.add_task("ingesting", total=len(files))
+        task = progress.add_task("ingesting", total=len(scan.files))
 
-        def report(res: Any) -> None:
-            nonlocal failed
+        def report(res: IngestResult) -> None:
             progress.advance(task)
-            if res.status == "error":
-                failed += 1
-                err.print(f"[red]error[/]    {escape(res.error or '')}", highlight=False)
-            else:
-                word = "[green]created[/]  " if res.status == "created" else "[dim]unchanged[/]"
-                out.print(f"{word} {escape(res.doc_id)} v{res.version}  ({res.nodes} nodes, {res.method}, "
-                          f"{res.seconds:.2f}s)", highlight=False)
+            print_result(res)
 
         try:
-            ingest_many(files, st, doc_id=doc_id, meta=tags, settings=settings, model_config=config, force=force,
-                        on_result=report)
+            results = ingest_many(scan, st, doc_id=doc_id, meta=tags, settings=settings, model_config=config,
+                                  force=force, doc_id_from_path=doc_id_from_path, password=opts.pdf_password(),
+                                  on_result=report)
         except TreebuildError as exc:
             _fail(exc)
+    print_summary(results, scan)
+    failed = sum(1 for r in results if r.status == "error")
     if failed:
-        err.print(f"{failed} of {len(files)} document(s) failed")
+        err.print(f"{failed} of {len(results)} document(s) failed")
         raise typer.Exit(1)
 
 
 @app.command()
 def show(
-    doc_id: Annotated[str, typer.Argument(help="Document id (see `treebuild list`).")],
-    version: Annotated[int | None, typer.Option("--version", "-v", help="Version (default latest).")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="PageIndex-format JSON.")] = False,
-    depth: Annotated[int | None, typer.Option("--depth", "-d", min=1, help="Show levels 1..N only.")] = None,
-    summaries: Annotated[bool, typer.Option("--summaries", "-s", help="Print each node's summary under it.")]
-    = False,
+    doc_id: DocIdArg,
+    version: VersionOpt = None,
+    as_json: Annotated[bool, typer.Option("--json", metavar=_FLAG, help="PageIndex-format JSON.")] = False,
+    depth: Annotated[int | None, typer.Option("--depth", "-d", min=1,
+                                              help="Show levels 1..N only (also with --json).")] = None,
+    summaries: Annotated[bool, typer.Option("--summaries", "-s", metavar=_FLAG,
+                                            help="Print each node's summary under it.")] = False,
     store: StoreOpt = None,
 ) -> None:
-    """Show a stored tree as an indented outline with page ranges."""
+    """Show a stored tree as an indented outline with page ranges (or paragraphs and headings)."""
     from .export import outline_lines, to_pageindex
-    from .store import Store
 
     try:
-        tree = Store(store, create=False).tree(doc_id, version)
+        st = open_store(store)
+        tree = _load_tree(st, doc_id, version)
     except TreebuildError as exc:
         _fail(exc)
     if as_json:
-        sys.stdout.write(json.dumps(to_pageindex(tree), indent=2, ensure_ascii=False, default=str) + "\n")
+        data = to_pageindex(tree, max_depth=depth)
+        sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n")
         return
     out.print(f"[bold]{escape(tree.doc_id or '')}[/] v{tree.version}  {tree.method}  "
               f"{escape(Path(tree.doc.path).name)}", highlight=False)
@@ -225,72 +345,92 @@ def show(
         out.print(tree.description, highlight=False, markup=False)
     for line in outline_lines(tree, max_depth=depth, summaries=summaries):
         out.print(line, highlight=False, markup=False)
+    print_warnings(tree.warnings)
+
+
+@app.command()
+def text(
+    doc_id: DocIdArg,
+    node_id: Annotated[str, typer.Argument(help="Node id (see `treebuild show DOC_ID`).")],
+    version: VersionOpt = None,
+    store: StoreOpt = None,
+) -> None:
+    """Print the exact text of one section (children included)."""
+    try:
+        st = open_store(store)
+        tree = _load_tree(st, doc_id, version)
+        try:
+            node = tree.node(node_id)
+        except KeyError:
+            raise unknown_node(doc_id, node_id, st, version) from None
+    except TreebuildError as exc:
+        _fail(exc)
+    sys.stdout.write(node.text().rstrip("\n") + "\n")
 
 
 @app.command("list")
 def list_documents(store: StoreOpt = None) -> None:
     """List stored documents with their latest version."""
-    from .store import Store
-
     try:
-        docs = Store(store, create=False).documents()
+        docs = open_store(store).documents()
     except TreebuildError as exc:
         _fail(exc)
-    table = Table("doc_id", "version", "nodes", "method", "source", "created")
-    for d in docs:
-        table.add_row(*_cells(d.doc_id, d.version, d.node_count, d.method, d.source_name,
-                              d.created_at.strftime("%Y-%m-%d %H:%M")))
-    out.print(table)
+    rows = [(d.doc_id, d.version, d.node_count, d.method, d.source_name, d.created_at.strftime("%Y-%m-%d %H:%M"))
+            for d in docs]
+    _print_table(["doc_id", "version", "nodes", "method", "source", "created"], rows)
 
 
 @app.command()
-def versions(
-    doc_id: Annotated[str, typer.Argument(help="Document id.")],
-    store: StoreOpt = None,
-) -> None:
+def versions(doc_id: DocIdArg, store: StoreOpt = None) -> None:
     """List every stored version of one document (oldest first)."""
-    from .errors import NotFound
-    from .store import Store
-
     try:
-        st = Store(store, create=False)
+        st = open_store(store)
         found = st.versions(doc_id)
         if not found:
-            raise NotFound(f"no document {doc_id!r} in store", path=str(st.root),
-                           hint="see `treebuild list`")
+            raise unknown_document(doc_id, st)
     except TreebuildError as exc:
         _fail(exc)
-    table = Table("version", "created", "sha256", "settings", "nodes", "method", "source")
-    for v in found:
-        table.add_row(*_cells(v.version, v.created_at.strftime("%Y-%m-%d %H:%M:%S"), v.sha256[:12], v.settings_hash,
-                              v.node_count, v.method, v.source_name))
-    out.print(table)
+    rows = [(v.version, v.created_at.strftime("%Y-%m-%d %H:%M:%S"), v.sha256[:12], v.settings_hash, v.node_count,
+             v.method, v.source_name) for v in found]
+    _print_table(["version", "created", "sha256", "settings", "nodes", "method", "source"], rows)
+
+
+# Statement types `treebuild sql` runs: queries only. DESCRIBE, SHOW and SUMMARIZE parse as SELECT;
+# CALL runs table functions (pragma_*), which read. Everything else would change a throwaway copy.
+_READ_ONLY = frozenset({"SELECT", "EXPLAIN", "CALL"})
+_SQL_HINT = ("views: trees, nodes, units, latest_trees, latest_nodes; "
+             "macros: subtree(doc, id), node_path(doc, id), node_text(doc, id)")
+_MACRO_CALL = re.compile(r"\b(?:subtree|node_path|node_text)\s*\(\s*'((?:[^']|'')*)'\s*,\s*'((?:[^']|'')*)'",
+                         re.IGNORECASE)
 
 
 @app.command()
 def sql(
-    query: Annotated[str, typer.Argument(help="SQL over views trees, nodes, units, latest_trees, latest_nodes.")],
+    query: Annotated[str, typer.Argument(help="Read-only SQL over views trees, nodes, units, latest_trees, "
+                                              "latest_nodes and macros subtree, node_path, node_text.")],
     store: StoreOpt = None,
-    fmt: Annotated[OutputFormat, typer.Option("--format", "-f", help="Output format.")] = OutputFormat.table,
+    fmt: Annotated[OutputFormat, typer.Option(
+        "--format", "-f", help="auto: a table, or one 'column = value' line per field when rows are too wide "
+                               "for the terminal; table, line, csv or json to choose.")] = OutputFormat.auto,
 ) -> None:
-    """Run DuckDB SQL against the store and print the result."""
+    """Run read-only DuckDB SQL against the store and print the result."""
     import duckdb
 
-    from .store import Store
-
     try:
-        con = Store(store, create=False).connect()
+        st = open_store(store)
+        con = st.connect()
+        _check_read_only(con, query)
         rel = con.sql(query)
         if rel is None:
             return
         columns = rel.columns
         rows = rel.fetchall()
+        if not rows:
+            _check_macro_ids(con, query, st)
     except TreebuildError as exc:
         _fail(exc)
     except duckdb.Error as exc:
-        _fail(TreebuildError(f"SQL error: {exc}".splitlines()[0],
-                             hint="views: trees, nodes, units, latest_trees, latest_nodes; "
-                                  "macros: subtree(doc, id), node_path(doc, id), node_text(doc, id)"))
+        _fail(TreebuildError(f"SQL error: {exc}".splitlines()[0], hint=_SQL_HINT))
     if fmt is OutputFormat.json:
         sys.stdout.write(json.dumps([dict(zip(columns, r, strict=True)) for r in rows], default=str,
                                     ensure_ascii=False, indent=1) + "\n")
@@ -301,29 +441,87 @@ def sql(
         writer.writerow(columns)
         writer.writerows(rows)
     else:
-        table = Table()
-        for c in columns:
-            table.add_column(Text(c))
-        for r in rows:
-            table.add_row(*_cells(*r))
-        out.print(table)
+        if fmt is OutputFormat.line or (fmt is OutputFormat.auto and not _fits(columns, rows)):
+            _print_lines(columns, rows)
+        else:
+            _print_table(columns, rows)
         err.print(f"{len(rows)} row(s)")
 
 
-def _cells(*values: Any) -> list[Text]:
+def _check_read_only(con: duckdb.DuckDBPyConnection, query: str) -> None:
+    for stmt in con.extract_statements(query):
+        kind = stmt.type.name
+        if kind not in _READ_ONLY:
+            raise TreebuildError(f"`treebuild sql` is read-only: {kind} statements are refused; nothing was changed",
+                                 hint="query the views with SELECT; the store changes only through "
+                                      "`treebuild ingest`")
+
+
+def _check_macro_ids(con: duckdb.DuckDBPyConnection, query: str, st: Store) -> None:
+    """An empty result from subtree/node_path/node_text with an unknown doc or node is an error here
+    (in SQL itself it is a documented empty result)."""
+    for doc, node in _MACRO_CALL.findall(query):
+        doc, node = doc.replace("''", "'"), node.replace("''", "'")
+        row = con.execute("SELECT (SELECT count(*) FROM trees WHERE doc_id = $1), "
+                          "(SELECT count(*) FROM nodes WHERE doc_id = $1 AND node_id = $2)", [doc, node]).fetchone()
+        if row is None or not row[0]:
+            raise unknown_document(doc, st)
+        if not row[1]:
+            raise unknown_node(doc, node, st)
+
+
+def _text(v: Any) -> str:
+    return "" if v is None else str(v)
+
+
+def _fits(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> bool:
+    """Whether a table of these rows fits the terminal without squeezing cells (capped at 60 chars)."""
+    widths = [len(c) for c in columns]
+    for r in rows[:200]:
+        for i, v in enumerate(r):
+            widths[i] = max(widths[i], min(60, max((len(x) for x in _text(v).splitlines()), default=0)))
+    return sum(widths) + 3 * len(columns) + 1 <= _WIDTH
+
+
+def _print_table(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
     """Table cells as plain text: document titles and paths may contain Rich markup characters."""
-    return [Text("" if v is None else str(v)) for v in values]
+    from rich.table import Table
+    from rich.text import Text
+
+    table = Table()
+    for c in columns:
+        table.add_column(Text(c))
+    for r in rows:
+        table.add_row(*(Text(_text(v)) for v in r))
+    out.print(table)
+
+
+def _print_lines(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
+    """One ``column = value`` line per field, a blank line between rows (sqlite's ``.mode line``)."""
+    width = max((len(c) for c in columns), default=0)
+    chunks = []
+    for r in rows:
+        lines = []
+        for c, v in zip(columns, r, strict=True):
+            value = _text(v).replace("\n", "\n" + " " * (width + 3))
+            lines.append(f"{c.rjust(width)} = {value}")
+        chunks.append("\n".join(lines))
+    if chunks:
+        sys.stdout.write("\n\n".join(chunks) + "\n")
 
 
 def _version_callback(value: bool) -> None:
     if value:
+        from . import __version__
+
         out.print(f"treebuild {__version__}")
         raise typer.Exit()
 
 
 @app.callback()
 def _main(
-    version: Annotated[bool, typer.Option("--version", callback=_version_callback, is_eager=True)] = False,
+    version: Annotated[bool, typer.Option("--version", callback=_version_callback, is_eager=True, metavar=_FLAG,
+                                          help="Print the version and exit.")] = False,
 ) -> None:
     pass
 

@@ -115,6 +115,10 @@ class SourceDoc:
     warnings: list[str] = field(default_factory=list)  # reader findings the build reports, e.g. no text layer
     _lines: Any = field(default=None, repr=False)  # callable(int) -> list[Line]
 
+    def __repr__(self) -> str:  # short: the units hold the whole document's text
+        return (f"SourceDoc(path={self.path!r}, format={self.format!r}, units={len(self.units)}, "
+                f"pages={self.page_count})")
+
     def lines(self, unit: int) -> list[Line]:
         """Typographic lines of a page unit (empty for formats without pages)."""
         if self._lines is None:
@@ -204,6 +208,11 @@ class Node:
     text_sha256: str | None = None
     _doc: SourceDoc | None = field(default=None, repr=False)
 
+    def __repr__(self) -> str:  # short: no summary, no text
+        pages = f", pages={self.start_page}-{self.end_page}" if self.start_page is not None else ""
+        return (f"Node({self.node_id!r}, {self.title!r}, depth={self.depth}{pages}, "
+                f"children={len(self.children)})")
+
     @property
     def parent_id(self) -> str | None:
         return self.parent.node_id if self.parent is not None else None
@@ -261,6 +270,11 @@ class Tree:
     doc_id: str | None = None
     version: int | None = None
     meta: dict[str, str] = field(default_factory=dict)
+
+    def __repr__(self) -> str:  # short: the document's text and every summary stay out
+        nodes = sum(1 for _ in self.walk())
+        return (f"Tree(doc_id={self.doc_id!r}, version={self.version}, source={PurePath(self.doc.path).name!r}, "
+                f"method={self.method!r}, nodes={nodes})")
 
     def walk(self) -> Iterator[Node]:
         """All nodes in preorder."""

@@ -13,7 +13,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-__all__ = ["BuildSettings", "ModelConfig", "OFFLINE_MODEL", "settings_hash", "resolve_settings"]
+__all__ = ["BuildSettings", "ModelConfig", "Limits", "OFFLINE_MODEL", "settings_hash", "resolve_settings"]
 
 OFFLINE_MODEL = "extractive"
 """The offline default: deterministic extractive summaries, no language model involved."""
@@ -82,16 +82,52 @@ def settings_hash(values: dict[str, Any]) -> str:
 def resolve_settings(settings: BuildSettings | None, config: ModelConfig | None) -> tuple[BuildSettings, ModelConfig]:
     """The build settings and model connection for one build, agreeing on the model.
 
-    Either may be omitted: the other names the model. Given both with different models is a
-    mistake (the tree would record one model and be summarised by another), so it is refused.
+    This is the one settings path of the library, the CLI and the flows: whatever is not given
+    comes from ``TREEBUILD_*`` environment variables (``TREEBUILD_MODEL`` included), then the
+    defaults, so the same environment gives the same build everywhere. Either argument may be
+    omitted; a ``BuildSettings`` that does not name its model takes the connection's (or the
+    environment's). Both naming different models is a mistake (the tree would record one model
+    and be summarised by another), so it is refused.
     """
     from .errors import TreebuildError
 
-    if settings is None:
-        settings = BuildSettings(model=config.model) if config is not None else BuildSettings()
+    named = settings is not None and "model" in settings.model_fields_set
     if config is None:
-        config = ModelConfig(model=settings.model)
+        config = ModelConfig(model=settings.model) if named and settings is not None else ModelConfig()
+    if settings is None:
+        settings = BuildSettings(model=config.model)
+    elif not named:
+        settings = settings.model_copy(update={"model": config.model})
     if config.model != settings.model:
         raise TreebuildError(f"the build settings name model {settings.model!r} but the model connection "
                              f"names {config.model!r}", hint="pass the same model to both")
     return settings, config
+
+
+_MiB = 1 << 20
+
+
+class Limits(BaseSettings):
+    """Caps on one document, checked before the heavy work (reading text, building the tree).
+
+    Read from ``TREEBUILD_MAX_FILE_MB``, ``TREEBUILD_MAX_PAGES``, ``TREEBUILD_MAX_UNITS``,
+    ``TREEBUILD_MAX_CHARS`` and ``TREEBUILD_MAX_UNPACKED_MB``. They never change a tree (a document
+    is built whole or refused), so they are not part of the settings hash. The defaults take a
+    5,000-page PDF (about 25 million characters, a few hundred MB) with room to spare.
+    """
+
+    model_config = SettingsConfigDict(env_prefix="TREEBUILD_", extra="ignore")
+
+    max_file_mb: float = Field(default=2048, gt=0)  # bytes on disk, checked before the file is opened
+    max_pages: int = Field(default=50_000, ge=1)  # PDF pages, checked before any text is extracted
+    max_units: int = Field(default=2_000_000, ge=1)  # pages or blocks (paragraphs, tables), after reading
+    max_chars: int = Field(default=250_000_000, ge=1)  # characters of text, after reading, before structure
+    max_unpacked_mb: float = Field(default=1024, gt=0)  # DOCX: XML once unzipped (zip bombs), before parsing
+
+    @property
+    def max_file_bytes(self) -> int:
+        return int(self.max_file_mb * _MiB)
+
+    @property
+    def max_unpacked_bytes(self) -> int:
+        return int(self.max_unpacked_mb * _MiB)

@@ -1,21 +1,28 @@
 """One reader per format, chosen by file suffix (docling-style backends).
 
 Each reader turns a file into a :class:`~treebuild.model.SourceDoc`: ordered units with text
-and a source anchor, plus whatever structure the format itself declares.
+and a source anchor, plus whatever structure the format itself declares. ``read`` checks the
+file first (exists, regular, not empty, content matching its suffix, under the size cap), so
+every reader starts from a plausible file, and the unit and character caps after reading,
+before any structure work. Reader modules (PyMuPDF, python-docx) are imported on first use.
 """
 
 from __future__ import annotations
 
+import errno
+import os
+from importlib import import_module
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from ..errors import ReadError, UnsupportedFormat
 from ..model import SourceDoc
-from .docx import DocxReader
-from .markdown import MarkdownReader
-from .pdf import PdfReader
+from .limits import check_file_size, check_text
 
-__all__ = ["Reader", "READERS", "reader_for", "read", "SUPPORTED_SUFFIXES"]
+if TYPE_CHECKING:
+    from ..settings import Limits
+
+__all__ = ["Reader", "READERS", "reader_for", "read", "SUPPORTED_SUFFIXES", "FORMATS"]
 
 
 class Reader(Protocol):
@@ -27,29 +34,117 @@ class Reader(Protocol):
     @property
     def format(self) -> str: ...
 
-    def read(self, path: Path) -> SourceDoc: ...
+    def read(self, path: Path, limits: Limits, password: str | None = None) -> SourceDoc: ...
 
 
-READERS: tuple[Reader, ...] = (PdfReader(), DocxReader(), MarkdownReader())
-SUPPORTED_SUFFIXES = tuple(s for r in READERS for s in r.suffixes)
+# format -> (module, class, suffixes); the module is imported when a file of that format is read
+_BACKENDS: dict[str, tuple[str, str, tuple[str, ...]]] = {
+    "pdf": (".pdf", "PdfReader", (".pdf",)),
+    "docx": (".docx", "DocxReader", (".docx",)),
+    "markdown": (".markdown", "MarkdownReader", (".md", ".markdown")),
+}
+FORMATS = tuple(_BACKENDS)
+SUPPORTED_SUFFIXES = tuple(s for _m, _c, suffixes in _BACKENDS.values() for s in suffixes)
+_loaded: dict[str, Reader] = {}
+
+# Magic bytes of the binary formats we take, or that are often mislabelled as ours.
+_MAGIC: tuple[tuple[bytes, str], ...] = (
+    (b"%PDF-", "PDF"),
+    (b"PK\x03\x04", "ZIP (DOCX, XLSX, ...)"),
+    (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "OLE2 (legacy .doc/.xls, or an encrypted Office file)"),
+)
+_EXPECTED = {"pdf": "PDF", "docx": "ZIP (DOCX, XLSX, ...)"}
+_SNIFF_BYTES = 1024  # PDF allows junk before %PDF- within the first kilobyte
 
 
-def reader_for(path: Path) -> Reader:
+def _reader(fmt: str) -> Reader:
+    if fmt not in _loaded:
+        module, cls, _ = _BACKENDS[fmt]
+        _loaded[fmt] = getattr(import_module(module, __name__), cls)()
+    return _loaded[fmt]
+
+
+def __getattr__(name: str) -> object:
+    if name == "READERS":  # every backend, imported on request
+        return tuple(_reader(f) for f in FORMATS)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def format_for(path: Path) -> str:
+    """The format name for a file's suffix; raises :class:`UnsupportedFormat` naming the file."""
     suffix = path.suffix.lower()
-    for reader in READERS:
-        if suffix in reader.suffixes:
-            return reader
+    for fmt, (_m, _c, suffixes) in _BACKENDS.items():
+        if suffix in suffixes:
+            return fmt
     raise UnsupportedFormat(
         f"unsupported file type {suffix or '(none)'!r}", path=str(path),
         hint=f"supported: {', '.join(SUPPORTED_SUFFIXES)}",
     )
 
 
-def read(path: str | Path) -> SourceDoc:
-    """Read a document with the reader for its suffix; errors name the file and cause."""
+def reader_for(path: Path) -> Reader:
+    return _reader(format_for(path))
+
+
+def check_path(path: Path) -> None:
+    """Raise a :class:`ReadError` naming the file unless it is an existing, non-empty regular file."""
+    try:
+        st = path.stat()
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise ReadError("symbolic link loop", path=str(path), hint="fix or remove the link") from None
+        if path.is_symlink():
+            raise ReadError("broken symbolic link", path=str(path),
+                            hint=f"it points to {os.readlink(path)!r}, which does not exist") from None
+        if exc.errno == errno.ENOENT:
+            raise ReadError("file not found", path=str(path), hint="check the path") from None
+        raise ReadError(f"cannot access file: {exc.strerror or exc}", path=str(path)) from None
+    if path.is_dir():
+        raise ReadError("is a directory, not a file", path=str(path),
+                        hint="pass the folder to `treebuild ingest`, which reads the files inside it")
+    if not path.is_file():
+        raise ReadError("not a regular file", path=str(path))
+    if st.st_size == 0:
+        raise ReadError("file is empty (0 bytes)", path=str(path), hint="export or download it again")
+
+
+def _sniff(path: Path, fmt: str) -> None:
+    """Refuse content that is plainly another format than the suffix says (a PDF named .docx)."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(_SNIFF_BYTES)
+    except OSError as exc:
+        raise ReadError(f"cannot read file: {exc.strerror or exc}", path=str(path)) from None
+    found = next((name for magic, name in _MAGIC if (head.find(magic) >= 0 if magic == b"%PDF-"
+                                                       else head.startswith(magic))), None)
+    expected = _EXPECTED.get(fmt)
+    if fmt == "markdown":
+        if found is not None or b"\x00" in head and not head.startswith((b"\xff\xfe", b"\xfe\xff")):
+            raise ReadError(f"binary content ({found or 'NUL bytes'}), not Markdown text", path=str(path),
+                            hint="check the file's real type and rename it")
+    elif found != expected:
+        if found == "OLE2 (legacy .doc/.xls, or an encrypted Office file)" and fmt == "docx":
+            raise ReadError("encrypted or legacy Word file (OLE2 container), not a .docx", path=str(path),
+                            hint="remove the password / save as .docx in Word or LibreOffice")
+        what = found or "not recognised"
+        raise ReadError(f"content is {what}, not {fmt.upper()}", path=str(path),
+                        hint="the file is damaged or misnamed; check its real type and rename it")
+
+
+def read(path: str | Path, *, limits: Limits | None = None, password: str | None = None) -> SourceDoc:
+    """Read a document with the reader for its suffix; errors name the file, the cause and the cap.
+
+    ``limits`` defaults to :class:`~treebuild.settings.Limits` from the environment; ``password``
+    opens an encrypted PDF.
+    """
+    from ..settings import Limits
+
     p = Path(path)
-    if not p.exists():
-        raise ReadError("file not found", path=str(p), hint="check the path")
-    if not p.is_file():
-        raise ReadError("not a regular file", path=str(p))
-    return reader_for(p).read(p)
+    check_path(p)
+    fmt = format_for(p)
+    limits = limits if limits is not None else Limits()
+    check_file_size(p, limits)
+    _sniff(p, fmt)
+    doc = _reader(fmt).read(p, limits, password)
+    check_text(p, doc, limits)
+    return doc

@@ -14,6 +14,7 @@ so an 800-page handbook reads in well under a second.
 from __future__ import annotations
 
 import re
+import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -26,7 +27,9 @@ from docx.oxml.ns import qn
 
 from ..errors import ReadError
 from ..model import SourceDoc, Unit
+from ..settings import Limits
 from .common import file_digest
+from .limits import check_unpacked
 
 __all__ = ["DocxReader", "BODY_TEXT_LEVEL"]
 
@@ -62,8 +65,9 @@ class DocxReader:
     suffixes: tuple[str, ...] = (".docx",)
     format: str = "docx"
 
-    def read(self, path: Path) -> SourceDoc:
+    def read(self, path: Path, limits: Limits | None = None, password: str | None = None) -> SourceDoc:
         sha, size = file_digest(path)
+        check_unpacked(path, _unpacked_size(path), limits or Limits())
         try:
             document = docx.Document(str(path))
         except Exception as exc:  # python-docx raises several types for broken or foreign files
@@ -81,6 +85,16 @@ class DocxReader:
             path=str(path), format="docx", units=units, sha256=sha, size=size,
             title=title or metadata.get("title") or None, metadata=metadata, page_count=None,
         )
+
+
+def _unpacked_size(path: Path) -> int:
+    """Bytes the package's parts take once unzipped, from the zip directory (nothing inflated yet)."""
+    try:
+        with zipfile.ZipFile(path) as zf:
+            return sum(info.file_size for info in zf.infolist())
+    except (zipfile.BadZipFile, OSError, ValueError) as exc:
+        raise ReadError(f"cannot open DOCX: {exc}", path=str(path),
+                        hint="the file is truncated or not a Word .docx; export or download it again") from exc
 
 
 @dataclass

@@ -19,6 +19,7 @@ from markdown_it import MarkdownIt
 
 from ..errors import ReadError
 from ..model import SourceDoc, Unit
+from ..settings import Limits
 from .common import file_digest
 
 __all__ = ["MarkdownReader", "parse_markdown", "decode_text"]
@@ -39,17 +40,36 @@ class MarkdownReader:
     suffixes: tuple[str, ...] = (".md", ".markdown")
     format: str = "markdown"
 
-    def read(self, path: Path) -> SourceDoc:
+    def read(self, path: Path, limits: Limits | None = None, password: str | None = None) -> SourceDoc:
         try:
             sha, size = file_digest(path)
             raw = path.read_bytes()
         except OSError as exc:
             raise ReadError(f"cannot read file: {exc.strerror or exc}", path=str(path),
                             hint="check that the file exists and is readable") from exc
-        units, front = parse_markdown(decode_text(raw))
+        text = decode_text(raw)
+        warnings = []
+        if _is_latin1_fallback(raw):
+            warnings.append(f"{path}: not valid UTF-8; read as Latin-1 (save it as UTF-8 if characters look wrong)")
+        units, front = parse_markdown(text)
         title = front.get("title") or None
         return SourceDoc(path=str(path), format="markdown", units=units, sha256=sha, size=size,
-                         title=title, metadata=front, page_count=None)
+                         title=title, metadata=front, page_count=None, warnings=warnings)
+
+
+def _is_latin1_fallback(raw: bytes) -> bool:
+    """Whether :func:`decode_text` fell back to Latin-1 for these bytes."""
+    if raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) and not raw.startswith(codecs.BOM_UTF8):
+        try:
+            raw.decode("utf-16")
+            return False
+        except UnicodeDecodeError:
+            pass
+    try:
+        raw.removeprefix(codecs.BOM_UTF8).decode("utf-8")
+        return False
+    except UnicodeDecodeError:
+        return True
 
 
 def decode_text(raw: bytes) -> str:

@@ -16,7 +16,9 @@ import pymupdf
 
 from ..errors import ReadError
 from ..model import Line, OutlineEntry, SourceDoc, Unit
+from ..settings import Limits
 from .common import file_digest
+from .limits import check_pages
 
 __all__ = ["PdfReader"]
 
@@ -30,16 +32,24 @@ class PdfReader:
     suffixes: tuple[str, ...] = (".pdf",)
     format: str = "pdf"
 
-    def read(self, path: Path) -> SourceDoc:
+    def read(self, path: Path, limits: Limits | None = None, password: str | None = None) -> SourceDoc:
         sha, size = file_digest(path)
         try:
-            doc = pymupdf.open(path)
+            doc = pymupdf.open(path, filetype="pdf")
         except Exception as exc:  # PyMuPDF raises several types for broken files
             raise ReadError(f"cannot open PDF: {exc}", path=str(path),
                             hint="check that the file is a complete, unencrypted PDF") from exc
         if doc.needs_pass:
-            raise ReadError("PDF is password-protected", path=str(path),
-                            hint="decrypt it first, e.g. with qpdf --decrypt")
+            if password is None:
+                raise ReadError("PDF is password-protected", path=str(path),
+                                hint="pass its password with --password (or TREEBUILD_PDF_PASSWORD), "
+                                     "or decrypt it first, e.g. with qpdf --decrypt")
+            if not doc.authenticate(password):
+                raise ReadError("wrong password for this encrypted PDF", path=str(path),
+                                hint="check the --password value (or TREEBUILD_PDF_PASSWORD)")
+        if doc.page_count == 0:
+            raise ReadError("PDF has no pages", path=str(path), hint="export or download it again")
+        check_pages(path, doc.page_count, limits or Limits())
         if doc.is_repaired and not _has_eof_marker(path):
             # MuPDF rebuilds a cut-off file from what is left and silently drops the rest
             # (pages come back empty, the outline vanishes): refuse rather than build half a tree.
