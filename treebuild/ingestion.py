@@ -159,9 +159,10 @@ def scan_paths(paths: Iterable[str | Path]) -> Scan:
         p = Path(raw)
         if p.is_dir():
             for f in sorted(p.rglob("*")):
-                if _hidden(f) or any(part.startswith(".") for part in f.relative_to(p).parts[:-1]) \
-                        or not f.is_file():
+                if _hidden(f) or any(part.startswith(".") for part in f.relative_to(p).parts[:-1]):
                     continue
+                if not f.is_file() and not (f.is_symlink() and not f.exists()):
+                    continue  # folders; a broken link or link loop stays in, so its error is reported
                 if f.suffix.lower() in SUPPORTED_SUFFIXES:
                     scan.files.append(f)
                     scan.bases.append(p)

@@ -50,10 +50,12 @@ _loaded: dict[str, Reader] = {}
 # Magic bytes of the binary formats we take, or that are often mislabelled as ours.
 _MAGIC: tuple[tuple[bytes, str], ...] = (
     (b"%PDF-", "PDF"),
-    (b"PK\x03\x04", "ZIP (DOCX, XLSX, ...)"),
-    (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "OLE2 (legacy .doc/.xls, or an encrypted Office file)"),
+    (b"PK\x03\x04", "ZIP"),
+    (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "OLE2"),
 )
-_EXPECTED = {"pdf": "PDF", "docx": "ZIP (DOCX, XLSX, ...)"}
+_DESCRIBE = {"PDF": "a PDF", "ZIP": "a ZIP package (DOCX, XLSX, ODT ...)",
+             "OLE2": "an OLE2 container (legacy .doc/.xls, or an encrypted Office file)"}
+_EXPECTED = {"pdf": "PDF", "docx": "ZIP"}
 _SNIFF_BYTES = 1024  # PDF allows junk before %PDF- within the first kilobyte
 
 
@@ -120,15 +122,19 @@ def _sniff(path: Path, fmt: str) -> None:
     expected = _EXPECTED.get(fmt)
     if fmt == "markdown":
         if found is not None or b"\x00" in head and not head.startswith((b"\xff\xfe", b"\xfe\xff")):
-            raise ReadError(f"binary content ({found or 'NUL bytes'}), not Markdown text", path=str(path),
+            what = _DESCRIBE[found] if found else "NUL bytes"
+            raise ReadError(f"binary content ({what}), not Markdown text", path=str(path),
                             hint="check the file's real type and rename it")
     elif found != expected:
-        if found == "OLE2 (legacy .doc/.xls, or an encrypted Office file)" and fmt == "docx":
+        if found == "OLE2" and fmt == "docx":
             raise ReadError("encrypted or legacy Word file (OLE2 container), not a .docx", path=str(path),
-                            hint="remove the password / save as .docx in Word or LibreOffice")
-        what = found or "not recognised"
-        raise ReadError(f"content is {what}, not {fmt.upper()}", path=str(path),
-                        hint="the file is damaged or misnamed; check its real type and rename it")
+                            hint="remove the password or save it as .docx in Word or LibreOffice")
+        if found is None:
+            header = "%PDF-" if fmt == "pdf" else "ZIP"
+            raise ReadError(f"not a {fmt.upper()} file (no {header} header at its start)", path=str(path),
+                            hint="the file is damaged or has the wrong extension")
+        raise ReadError(f"content is {_DESCRIBE[found]}, but the name ends in {path.suffix}", path=str(path),
+                        hint="rename it to its real extension")
 
 
 def read(path: str | Path, *, limits: Limits | None = None, password: str | None = None) -> SourceDoc:

@@ -35,26 +35,27 @@ class PdfReader:
     def read(self, path: Path, limits: Limits | None = None, password: str | None = None) -> SourceDoc:
         sha, size = file_digest(path)
         try:
-            doc = pymupdf.open(path, filetype="pdf")
+            doc = pymupdf.open(path)
         except Exception as exc:  # PyMuPDF raises several types for broken files
+            if not _has_eof_marker(path):
+                raise _truncated(path) from exc
             raise ReadError(f"cannot open PDF: {exc}", path=str(path),
                             hint="check that the file is a complete, unencrypted PDF") from exc
         if doc.needs_pass:
             if password is None:
                 raise ReadError("PDF is password-protected", path=str(path),
-                                hint="pass its password with --password (or TREEBUILD_PDF_PASSWORD), "
-                                     "or decrypt it first, e.g. with qpdf --decrypt")
+                                hint="pass its password with --password or TREEBUILD_PDF_PASSWORD, "
+                                     "or decrypt it first with qpdf --decrypt")
             if not doc.authenticate(password):
                 raise ReadError("wrong password for this encrypted PDF", path=str(path),
-                                hint="check the --password value (or TREEBUILD_PDF_PASSWORD)")
+                                hint="check the --password value or TREEBUILD_PDF_PASSWORD")
         if doc.page_count == 0:
             raise ReadError("PDF has no pages", path=str(path), hint="export or download it again")
         check_pages(path, doc.page_count, limits or Limits())
         if doc.is_repaired and not _has_eof_marker(path):
             # MuPDF rebuilds a cut-off file from what is left and silently drops the rest
             # (pages come back empty, the outline vanishes): refuse rather than build half a tree.
-            raise ReadError("PDF is truncated (no %%EOF at the end; only part of it could be recovered)",
-                            path=str(path), hint="download or export the file again")
+            raise _truncated(path)
         units: list[Unit] = []
         layouts: dict[int, tuple[list[Line], list[tuple[float, float, int]]]] = {}
         geometry: dict[int, list[tuple[float, float, int]]] = {}
@@ -92,6 +93,11 @@ def _text_layer_warnings(path: Path, units: list[Unit]) -> list[str]:
     if not units or blank * 2 <= len(units):
         return []
     return [f"{path}: no text layer on {blank} of {len(units)} pages: run OCR first (e.g. ocrmypdf)"]
+
+
+def _truncated(path: Path) -> ReadError:
+    return ReadError("PDF is truncated (no %%EOF at the end; only part of it could be recovered)",
+                     path=str(path), hint="download or export the file again")
 
 
 def _has_eof_marker(path: Path) -> bool:
