@@ -137,9 +137,6 @@ class BuildOptions:
                                  structure_fallback=self.model_structure)
         return resolve_settings(settings, config)
 
-    def pdf_password(self) -> str | None:
-        return self.password if self.password is not None else os.environ.get("TREEBUILD_PDF_PASSWORD")
-
 
 _BUILD_OPTIONS: dict[str, Any] = {
     "ignore_outline": Annotated[bool, typer.Option("--ignore-outline", metavar=_FLAG,
@@ -242,7 +239,7 @@ def build(
     try:
         settings, config = opts.resolve()
         with err.status(f"building {file.name}…"):
-            doc = read(file, password=opts.pdf_password())
+            doc = read(file, password=opts.password)
             tree = build_doc(doc, settings, model_config=config)
     except TreebuildError as exc:
         _fail(exc)
@@ -305,7 +302,7 @@ def ingest(
 
         try:
             results = ingest_many(scan, st, doc_id=doc_id, meta=tags, settings=settings, model_config=config,
-                                  force=force, doc_id_from_path=doc_id_from_path, password=opts.pdf_password(),
+                                  force=force, doc_id_from_path=doc_id_from_path, password=opts.password,
                                   on_result=report)
         except TreebuildError as exc:
             _fail(exc)

@@ -46,6 +46,7 @@ _BACKENDS: dict[str, tuple[str, str, tuple[str, ...]]] = {
 FORMATS = tuple(_BACKENDS)
 SUPPORTED_SUFFIXES = tuple(s for _m, _c, suffixes in _BACKENDS.values() for s in suffixes)
 _loaded: dict[str, Reader] = {}
+PASSWORD_ENV = "TREEBUILD_PDF_PASSWORD"  # password for encrypted PDFs when none is passed
 
 # Magic bytes of the binary formats we take, or that are often mislabelled as ours.
 _MAGIC: tuple[tuple[bytes, str], ...] = (
@@ -141,7 +142,7 @@ def read(path: str | Path, *, limits: Limits | None = None, password: str | None
     """Read a document with the reader for its suffix; errors name the file, the cause and the cap.
 
     ``limits`` defaults to :class:`~treebuild.settings.Limits` from the environment; ``password``
-    opens an encrypted PDF.
+    (default: ``TREEBUILD_PDF_PASSWORD``) opens an encrypted PDF.
     """
     from ..settings import Limits
 
@@ -151,6 +152,8 @@ def read(path: str | Path, *, limits: Limits | None = None, password: str | None
     limits = limits if limits is not None else Limits()
     check_file_size(p, limits)
     _sniff(p, fmt)
+    if password is None:
+        password = os.environ.get(PASSWORD_ENV)
     doc = _reader(fmt).read(p, limits, password)
     check_text(p, doc, limits)
     return doc
