@@ -282,3 +282,15 @@ def test_pdf_password_from_environment(tmp_path: Path, monkeypatch: pytest.Monke
     monkeypatch.setenv("TREEBUILD_PDF_PASSWORD", "pw")
     res = _ingest(str(tmp_path / "locked.pdf"), "--store", str(tmp_path / "s"))
     assert res.exit_code == 0 and "created   locked v1" in res.output
+
+
+def test_enums_are_stored_as_their_plain_strings(tmp_path: Path) -> None:
+    from treebuild.ingestion import IngestStatus
+    from treebuild.model import Format, UnitKind
+
+    store = _store_with_doc(tmp_path)
+    rows = Store(store).sql("SELECT DISTINCT t.format, u.kind FROM trees t JOIN units u USING (doc_id, version) "
+                            "ORDER BY 2").to_pylist()
+    assert rows == [{"format": "markdown", "kind": "heading"}, {"format": "markdown", "kind": "paragraph"}]
+    assert Format("markdown") is Format.markdown and UnitKind("heading") == "heading"
+    assert json.dumps([IngestStatus.created, Format.pdf]) == '["created", "pdf"]'

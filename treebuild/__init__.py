@@ -20,7 +20,8 @@ _EXPORTS: dict[str, str] = {
     "to_pageindex": ".export", "outline_lines": ".export",
     "BuildSettings": ".settings", "ModelConfig": ".settings", "Limits": ".settings", "OFFLINE_MODEL": ".settings",
     "Tree": ".model", "Node": ".model", "Mark": ".model", "Pos": ".model", "Unit": ".model",
-    "SourceDoc": ".model", "OutlineEntry": ".model", "Line": ".model", "Usage": ".model",
+    "SourceDoc": ".model", "OutlineEntry": ".model", "Line": ".model", "Usage": ".model", "Format": ".model",
+    "UnitKind": ".model", "IngestStatus": ".ingestion",
     "TreebuildError": ".errors", "ReadError": ".errors", "UnsupportedFormat": ".errors",
     "StoreError": ".errors", "NotFound": ".errors",
 }
@@ -29,7 +30,7 @@ __all__ = [
     "__version__", "build", "build_doc", "read", "ingest", "ingest_many", "IngestResult", "Store", "DocVersion",
     "CommitResult", "to_pageindex", "outline_lines", "BuildSettings", "ModelConfig", "Limits", "OFFLINE_MODEL",
     "Tree", "Node", "Mark", "Pos", "Unit", "SourceDoc", "OutlineEntry", "Line", "Usage", "TreebuildError",
-    "ReadError", "UnsupportedFormat", "StoreError", "NotFound",
+    "ReadError", "UnsupportedFormat", "StoreError", "NotFound", "Format", "UnitKind", "IngestStatus",
 ]
 
 
@@ -49,8 +50,8 @@ def __dir__() -> list[str]:
 if TYPE_CHECKING:
     from .errors import NotFound, ReadError, StoreError, TreebuildError, UnsupportedFormat
     from .export import outline_lines, to_pageindex
-    from .ingestion import IngestResult, ingest, ingest_many
-    from .model import Line, Mark, Node, OutlineEntry, Pos, SourceDoc, Tree, Unit, Usage
+    from .ingestion import IngestResult, IngestStatus, ingest, ingest_many
+    from .model import Format, Line, Mark, Node, OutlineEntry, Pos, SourceDoc, Tree, Unit, UnitKind, Usage
     from .pipeline import build, build_doc
     from .readers import read
     from .settings import OFFLINE_MODEL, BuildSettings, Limits, ModelConfig

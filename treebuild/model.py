@@ -10,10 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from enum import StrEnum
 from pathlib import PurePath
 from typing import Any, NamedTuple
 
 __all__ = [
+    "Format",
+    "UnitKind",
     "Pos",
     "Line",
     "Unit",
@@ -24,6 +27,24 @@ __all__ = [
     "Tree",
     "Usage",
 ]
+
+
+class Format(StrEnum):
+    """A source format (stored as the plain string in ``trees.format``)."""
+
+    pdf = "pdf"
+    docx = "docx"
+    markdown = "markdown"
+
+
+class UnitKind(StrEnum):
+    """What a unit is (stored as the plain string in ``units.kind``)."""
+
+    page = "page"
+    paragraph = "paragraph"
+    heading = "heading"
+    table = "table"
+    code = "code"
 
 
 class Pos(NamedTuple):
@@ -62,7 +83,7 @@ class Unit:
     """
 
     index: int
-    kind: str  # "page" | "paragraph" | "heading" | "table" | "code"
+    kind: str  # a UnitKind: "page" | "paragraph" | "heading" | "table" | "code"
     text: str
     page: int | None = None  # 1-based physical page for paged formats
     label: str | None = None  # printed page label from the PDF, e.g. "iv", "12", "F-3"
@@ -104,7 +125,7 @@ class SourceDoc:
     """
 
     path: str
-    format: str  # "pdf" | "docx" | "markdown"
+    format: str  # a Format: "pdf" | "docx" | "markdown"
     units: list[Unit]
     sha256: str
     size: int
@@ -128,7 +149,7 @@ class SourceDoc:
 
     @property
     def paged(self) -> bool:
-        return self.format == "pdf"
+        return self.format == Format.pdf
 
     @property
     def display_title(self) -> str:

@@ -26,7 +26,7 @@ from docx.opc.constants import RELATIONSHIP_TYPE as RT
 from docx.oxml.ns import qn
 
 from ..errors import ReadError
-from ..model import SourceDoc, Unit
+from ..model import Format, SourceDoc, Unit, UnitKind
 from ..settings import Limits
 from .common import file_digest
 from .limits import check_unpacked
@@ -63,7 +63,7 @@ class DocxReader:
     """Reads ``.docx`` files into paragraph, heading and table units in document order."""
 
     suffixes: tuple[str, ...] = (".docx",)
-    format: str = "docx"
+    format: str = Format.docx
 
     def read(self, path: Path, limits: Limits | None = None, password: str | None = None) -> SourceDoc:
         sha, size = file_digest(path)
@@ -82,7 +82,7 @@ class DocxReader:
             raise ReadError(f"cannot extract text from DOCX: {exc}", path=str(path),
                             hint="the document XML may be damaged; try re-saving it in Word or LibreOffice") from exc
         return SourceDoc(
-            path=str(path), format="docx", units=units, sha256=sha, size=size,
+            path=str(path), format=Format.docx, units=units, sha256=sha, size=size,
             title=title or metadata.get("title") or None, metadata=metadata, page_count=None,
         )
 
@@ -186,7 +186,7 @@ class _Walker:
             if el.tag == _TBL:
                 text = self._table(el)
                 if text:
-                    units.append(Unit(index=len(units), kind="table", text=text))
+                    units.append(Unit(index=len(units), kind=UnitKind.table, text=text))
                 continue
             text, in_toc = self._paragraph(el)
             if not text:
@@ -195,7 +195,7 @@ class _Walker:
             level = None if toc_block or in_toc or self.styles.is_toc(style_id) else self._level(el, style_id)
             if title is None and level is None and self.styles.is_title(style_id):
                 title = " ".join(text.split())
-            units.append(Unit(index=len(units), kind="heading" if level else "paragraph", text=text,
+            units.append(Unit(index=len(units), kind=UnitKind.heading if level else UnitKind.paragraph, text=text,
                               heading_level=level, style=self.styles.name(style_id)))
         return units, title
 

@@ -18,7 +18,7 @@ from typing import Any
 from markdown_it import MarkdownIt
 
 from ..errors import ReadError
-from ..model import SourceDoc, Unit
+from ..model import Format, SourceDoc, Unit, UnitKind
 from ..settings import Limits
 from .common import file_digest
 
@@ -29,7 +29,7 @@ _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _FRONT_OPEN = "---"
 _FRONT_CLOSE = ("---", "...")
 _FRONT_KEY = re.compile(r"([A-Za-z_][\w-]*)[ \t]*:[ \t]*(.*)$")
-_KINDS = {"fence": "code", "code_block": "code", "table_open": "table"}
+_KINDS = {"fence": UnitKind.code, "code_block": UnitKind.code, "table_open": UnitKind.table}
 _STYLES = {"html_block": "html", "bullet_list_open": "list", "ordered_list_open": "list",
            "blockquote_open": "quote"}
 
@@ -38,7 +38,7 @@ class MarkdownReader:
     """Reads ``.md``/``.markdown`` files into paragraph, heading, table and code units."""
 
     suffixes: tuple[str, ...] = (".md", ".markdown")
-    format: str = "markdown"
+    format: str = Format.markdown
 
     def read(self, path: Path, limits: Limits | None = None, password: str | None = None) -> SourceDoc:
         try:
@@ -53,7 +53,7 @@ class MarkdownReader:
             warnings.append(f"{path}: not valid UTF-8; read as Latin-1 (save it as UTF-8 if characters look wrong)")
         units, front = parse_markdown(text)
         title = front.get("title") or None
-        return SourceDoc(path=str(path), format="markdown", units=units, sha256=sha, size=size,
+        return SourceDoc(path=str(path), format=Format.markdown, units=units, sha256=sha, size=size,
                          title=title, metadata=front, page_count=None, warnings=warnings)
 
 
@@ -100,7 +100,7 @@ def parse_markdown(text: str) -> tuple[list[Unit], dict[str, str]]:
         if tok.type == "heading_open":
             title = _plain(tokens[i + 1].children or [])
             if title:
-                units.append(Unit(index=len(units), kind="heading", text=title, heading_level=int(tok.tag[1:])))
+                units.append(Unit(index=len(units), kind=UnitKind.heading, text=title, heading_level=int(tok.tag[1:])))
             continue
         first, end = tok.map
         source = "\n".join(lines[first:end]).rstrip()
@@ -109,7 +109,7 @@ def parse_markdown(text: str) -> tuple[list[Unit], dict[str, str]]:
         style = _STYLES.get(tok.type)
         if tok.type == "fence":
             style = tok.info.split()[0] if tok.info.strip() else None  # the fence's language
-        units.append(Unit(index=len(units), kind=_KINDS.get(tok.type, "paragraph"), text=source, style=style))
+        units.append(Unit(index=len(units), kind=_KINDS.get(tok.type, UnitKind.paragraph), text=source, style=style))
     return units, front
 
 

@@ -15,7 +15,7 @@ from typing import Any
 import pymupdf
 
 from ..errors import ReadError
-from ..model import Line, OutlineEntry, SourceDoc, Unit
+from ..model import Format, Line, OutlineEntry, SourceDoc, Unit, UnitKind
 from ..settings import Limits
 from .common import file_digest
 from .limits import check_pages
@@ -30,7 +30,7 @@ class PdfReader:
     """Reads ``.pdf`` files into page units, the outline and page labels."""
 
     suffixes: tuple[str, ...] = (".pdf",)
-    format: str = "pdf"
+    format: str = Format.pdf
 
     def read(self, path: Path, limits: Limits | None = None, password: str | None = None) -> SourceDoc:
         sha, size = file_digest(path)
@@ -81,7 +81,7 @@ class PdfReader:
         title = meta.get("title") or None
 
         return SourceDoc(
-            path=str(path), format="pdf", units=units, sha256=sha, size=size, title=title,
+            path=str(path), format=Format.pdf, units=units, sha256=sha, size=size, title=title,
             metadata=meta, outline=outline, page_count=len(units), warnings=_text_layer_warnings(path, units),
             _lines=lines,
         )
@@ -114,7 +114,7 @@ def _page_units(doc: pymupdf.Document, blocks: Callable[[int], list[tuple[float,
     if doc.get_page_labels():
         labels = [page.get_label() for page in pages]
     return [
-        Unit(index=i, kind="page", text=page.get_text("text", flags=_TEXT_FLAGS), page=i + 1,
+        Unit(index=i, kind=UnitKind.page, text=page.get_text("text", flags=_TEXT_FLAGS), page=i + 1,
              label=(labels[i] or None) if labels else None, height=float(page.rect.height), block_source=blocks)
         for i, page in enumerate(pages)
     ]
