@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -39,13 +40,18 @@ finally:
 """
 
 
-def _run(args: list[str], env: dict[str, str]) -> tuple[float, str]:
-    t0 = time.perf_counter()
-    res = subprocess.run([sys.executable, "-c", _PROBE.format(heavy=HEAVY), *args], capture_output=True,
-                         text=True, env=env, cwd=ROOT)
-    seconds = time.perf_counter() - t0
-    loaded = next((line[7:] for line in res.stderr.splitlines() if line.startswith("LOADED ")), "?")
-    return seconds, loaded
+def _cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _run(argv: list[str], env: dict[str, str]) -> tuple[float, float, str]:
+    """Wall seconds, CPU seconds (user + system, less sensitive to other load) and heavy modules loaded."""
+    cpu0, t0 = _cpu(), time.perf_counter()
+    res = subprocess.run(argv, capture_output=True, text=True, env=env, cwd=ROOT)
+    seconds, cpu = time.perf_counter() - t0, _cpu() - cpu0
+    loaded = next((line[7:] for line in res.stderr.splitlines() if line.startswith("LOADED ")), "")
+    return seconds, cpu, loaded
 
 
 def main() -> None:
@@ -70,21 +76,21 @@ def main() -> None:
         except OSError:
             load = float("nan")
         print(f"start-up, {args.runs} cold runs each (load average {load:.1f}; goal < {GOAL_SECONDS} s)")
-        print(f"{'command':<16} {'min':>6} {'median':>7} {'max':>6}  {'goal':<5} heavy modules imported")
-        for name, argv in commands.items():
-            times = []
+        print(f"{'command':<16} {'wall min':>8} {'median':>7} {'max':>6}  {'cpu min':>7} {'median':>7}  "
+              f"{'goal':<5} heavy modules imported")
+        for name, cmd in commands.items():
+            walls, cpus = [], []
             loaded = ""
+            argv = [sys.executable, "-c", "pass"] if cmd is None else \
+                [sys.executable, "-c", _PROBE.format(heavy=HEAVY), *cmd]
             for _ in range(args.runs):
-                if argv is None:
-                    t0 = time.perf_counter()
-                    subprocess.run([sys.executable, "-c", "pass"], check=True)
-                    times.append(time.perf_counter() - t0)
-                else:
-                    seconds, loaded = _run(argv, env)
-                    times.append(seconds)
-            med = statistics.median(times)
+                wall, cpu, loaded = _run(argv, env)
+                walls.append(wall)
+                cpus.append(cpu)
+            med = statistics.median(walls)
             verdict = "ok" if med < GOAL_SECONDS else "OVER"
-            print(f"{name:<16} {min(times):6.3f} {med:7.3f} {max(times):6.3f}  {verdict:<5} {loaded or '-'}")
+            print(f"{name:<16} {min(walls):8.3f} {med:7.3f} {max(walls):6.3f}  {min(cpus):7.3f} "
+                  f"{statistics.median(cpus):7.3f}  {verdict:<5} {loaded or '-'}")
 
 
 if __name__ == "__main__":
