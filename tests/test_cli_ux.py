@@ -77,6 +77,9 @@ def test_skipped_files_are_listed_and_get_no_lock(tmp_path: Path) -> None:
     (empty / "notes.txt").write_text("x")
     res = _ingest(str(empty), "--store", str(store))
     assert res.exit_code == 1 and "no supported documents found (skipped 1 file with no reader: .txt)" in res.output
+    # a store inside the ingested folder is passed over, not listed file by file
+    res = _ingest(str(tmp_path), "--store", str(tmp_path / "inner"))
+    assert res.exit_code == 0 and res.output.splitlines()[-1].endswith("skipped 4 files with no reader: .txt x3, .xlsx")
 
 
 def test_same_name_from_another_folder_is_reported_not_versioned(tmp_path: Path) -> None:

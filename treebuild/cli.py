@@ -226,7 +226,7 @@ def _parse_meta(items: list[str] | None) -> dict[str, str]:
 @app.command()
 @build_options
 def build(
-    file: Annotated[Path, typer.Argument(help="PDF, DOCX or Markdown file.")],
+    file: Annotated[Path, typer.Argument(metavar="FILE", help="PDF, DOCX or Markdown file.")],
     output: Annotated[Path | None, typer.Option("-o", "--output", help="Write JSON here instead of stdout.")] = None,
     *,
     opts: BuildOptions,
@@ -260,14 +260,15 @@ def build(
 @app.command()
 @build_options
 def ingest(
-    paths: Annotated[list[Path], typer.Argument(help="Files or folders (searched recursively).")],
+    paths: Annotated[list[Path], typer.Argument(metavar="PATH", help="Files or folders (searched recursively).")],
     store: StoreOpt = None,
     doc_id: Annotated[str | None, typer.Option("--doc-id", help="doc_id for a single file.")] = None,
     doc_id_from_path: Annotated[bool, typer.Option(
         "--doc-id-from-path", metavar=_FLAG,
         help="Derive doc_ids from each file's path relative to the folder given (a/b/x.pdf -> a--b--x), "
              "so equal file names in different folders stay separate documents.")] = False,
-    meta: Annotated[list[str] | None, typer.Option("--meta", help="Tag as key=value; repeatable.")] = None,
+    meta: Annotated[list[str] | None, typer.Option("--meta", metavar="KEY=VALUE",
+                                                   help="Tag as key=value; repeatable.")] = None,
     force: Annotated[bool, typer.Option("--force", metavar=_FLAG,
                                         help="Make a new version even if unchanged.")] = False,
     *,

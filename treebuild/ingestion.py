@@ -3,6 +3,7 @@ bad files and reports each one's outcome, its warnings and the files it skipped.
 
 from __future__ import annotations
 
+import os
 import time
 import traceback
 from collections import Counter
@@ -16,7 +17,7 @@ from .pipeline import build_doc
 from .readers import SUPPORTED_SUFFIXES, format_for, read
 from .readers.common import file_digest
 from .settings import BuildSettings, Limits, ModelConfig, resolve_settings
-from .store import DocVersion, Store, doc_id_for, valid_doc_id
+from .store import CATALOG_NAME, DocVersion, Store, doc_id_for, valid_doc_id
 
 __all__ = ["IngestResult", "IngestStatus", "Scan", "ingest", "ingest_many", "expand_paths", "scan_paths",
            "doc_id_for_path", "summary_line", "StoreSummaryCache", "IdentityConflict"]
@@ -151,26 +152,36 @@ def _hidden(f: Path) -> bool:
     return f.name.startswith(("~$", "."))  # editor lock files, hidden files
 
 
+def _is_store(folder: Path) -> bool:
+    return (folder / "trees").is_dir() and (folder / CATALOG_NAME).exists()
+
+
 def scan_paths(paths: Iterable[str | Path]) -> Scan:
     """Files as given, and supported files found recursively in folders, in sorted order; files in
-    folders that no reader takes are listed as skipped (hidden files and editor locks are ignored)."""
+    folders that no reader takes are listed as skipped. Hidden files and folders, editor lock files
+    and treebuild stores inside the folder are passed over."""
     scan = Scan()
     for raw in paths:
         p = Path(raw)
-        if p.is_dir():
-            for f in sorted(p.rglob("*")):
-                if _hidden(f) or any(part.startswith(".") for part in f.relative_to(p).parts[:-1]):
-                    continue
-                if not f.is_file() and not (f.is_symlink() and not f.exists()):
-                    continue  # folders; a broken link or link loop stays in, so its error is reported
-                if f.suffix.lower() in SUPPORTED_SUFFIXES:
-                    scan.files.append(f)
-                    scan.bases.append(p)
-                else:
-                    scan.skipped.append(f)
-        else:
+        if not p.is_dir():
             scan.files.append(p)
             scan.bases.append(p.parent)
+            continue
+        found: list[Path] = []
+        for folder, dirs, names in os.walk(p):
+            here = Path(folder)
+            dirs[:] = [d for d in dirs if not d.startswith(".") and not _is_store(here / d)]
+            found.extend(here / name for name in names)
+        for f in sorted(found):
+            if _hidden(f):
+                continue
+            if not f.is_file() and not (f.is_symlink() and not f.exists()):
+                continue  # a broken link or link loop stays in, so its error is reported
+            if f.suffix.lower() in SUPPORTED_SUFFIXES:
+                scan.files.append(f)
+                scan.bases.append(p)
+            else:
+                scan.skipped.append(f)
     return scan
 
 
