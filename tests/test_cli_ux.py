@@ -297,3 +297,20 @@ def test_enums_are_stored_as_their_plain_strings(tmp_path: Path) -> None:
     assert rows == [{"format": "markdown", "kind": "heading"}, {"format": "markdown", "kind": "paragraph"}]
     assert Format("markdown") is Format.markdown and UnitKind("heading") == "heading"
     assert json.dumps([IngestStatus.created, Format.pdf]) == '["created", "pdf"]'
+
+
+def test_model_budget_warning_is_printed(server: Any, tmp_path: Path) -> None:
+    from openai_server import echo_summaries
+
+    server.reset()
+    server.responder = lambda request: echo_summaries(request, words=20)
+    doc = tmp_path / "long.md"
+    doc.write_text("".join(f"# Part {i}\n\n" + ("Revenue grew in every segment this year. " * 300) + "\n\n"
+                           for i in range(4)))
+    res = _ingest(str(doc), "--store", str(tmp_path / "s"), "--model", "openai/test", "--api-base", server.url,
+                  "--api-key", "x", "--max-calls", "1")
+    assert res.exit_code == 0, res.output
+    warnings = [line for line in res.output.splitlines() if line.startswith("warning   ")]
+    assert any("model budget spent" in w for w in warnings), res.output
+    assert res.output.splitlines()[-1] == f"1 document: 1 created, {len(warnings)} warning" + \
+        ("" if len(warnings) == 1 else "s")
