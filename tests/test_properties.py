@@ -116,12 +116,14 @@ def check_tree(tree: Tree) -> None:
     spans = sorted((n.start, n.own_end()) for n in nodes if n.start < n.own_end())
     cursor = Pos(0, 0)
     doc = tree.doc
-    for start, end in spans:
-        gap = doc.span_text(cursor, start) if cursor < start else ""
-        assert start >= cursor, f"own texts overlap at {start}"
-        assert not gap.strip(), f"text {gap[:40]!r} before {start} belongs to no node"
+    for i, (start, end) in enumerate(spans):
+        if i == 0:  # only white space may come before the first node (no preface node is made for it)
+            assert not doc.span_text(cursor, start).strip(), f"text before {start} belongs to no node"
+        else:
+            assert start >= cursor, f"own texts overlap at {start}"
+            assert start == cursor, f"{doc.span_text(cursor, start)[:40]!r} before {start} belongs to no node"
         cursor = end
-    assert not doc.span_text(cursor, doc.end()).strip(), "text at the end belongs to no node"
+    assert cursor == doc.end(), "text at the end belongs to no node"
     own = "".join(n.own_text() for n in nodes)
     whole = doc.span_text(Pos(0, 0), doc.end())
     assert "".join(own.split()) == "".join(whole.split()), "own texts do not add up to the document"
