@@ -265,3 +265,17 @@ def test_zip_bomb_is_measured_from_the_zip_directory(tmp_path: Path) -> None:
     """The unpacked size comes from the zip directory: the bomb is refused without inflating it."""
     bomb = zip_bomb(tmp_path)
     assert bomb.stat().st_size < 1 << 20 and _unpacked_size(bomb) >= 64 << 20
+
+
+def test_caps_are_checked_before_the_file_is_hashed_or_locked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import treebuild.ingestion as ingestion
+
+    def no_hashing(path: Path) -> tuple[str, int]:
+        raise AssertionError(f"{path} was hashed before its size was checked")
+
+    monkeypatch.setattr(ingestion, "file_digest", no_hashing)
+    monkeypatch.setenv("TREEBUILD_MAX_FILE_MB", "0.001")
+    pdf = _pdf(tmp_path / "big.pdf")
+    results = ingest_many([pdf], tmp_path / "s")
+    assert results[0].error is not None and "file size" in results[0].error
+    assert not list((tmp_path / "s" / "locks").glob("big*"))

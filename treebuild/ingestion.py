@@ -14,7 +14,7 @@ from pathlib import Path
 
 from .errors import TreebuildError
 from .pipeline import build_doc
-from .readers import SUPPORTED_SUFFIXES, format_for, read
+from .readers import SUPPORTED_SUFFIXES, preflight, read
 from .readers.common import file_digest
 from .settings import BuildSettings, Limits, ModelConfig, resolve_settings
 from .store import CATALOG_NAME, DocVersion, Store, doc_id_for, valid_doc_id
@@ -103,9 +103,7 @@ def ingest(path: str | Path, store: Store | str | Path | None = None, *, doc_id:
     settings, model_config = resolve_settings(settings, model_config)
     did = valid_doc_id(doc_id) if doc_id else doc_id_for(p)
     shash = settings.hash()
-    if not p.is_file():
-        read(p)  # raises a ReadError naming the file
-    format_for(p)  # an unsupported file fails here, before any lock file is made for it
+    limits = preflight(p, limits)  # missing, empty, unsupported, misnamed or too big: before hashing or locking
     sha, _size = file_digest(p)
     existing = st.find_version(did, sha, shash)
     if existing is not None and not force:

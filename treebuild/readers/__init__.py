@@ -22,7 +22,8 @@ from .limits import check_file_size, check_text
 if TYPE_CHECKING:
     from ..settings import Limits
 
-__all__ = ["Reader", "READERS", "reader_for", "read", "SUPPORTED_SUFFIXES", "FORMATS"]
+__all__ = ["Reader", "READERS", "reader_for", "format_for", "read", "preflight", "check_path", "SUPPORTED_SUFFIXES",
+           "FORMATS", "PASSWORD_ENV"]
 
 
 class Reader(Protocol):
@@ -138,20 +139,28 @@ def _sniff(path: Path, fmt: str) -> None:
                         hint="rename it to its real extension")
 
 
+def preflight(path: Path, limits: Limits | None = None) -> Limits:
+    """The checks before any heavy work (hashing, parsing): a regular, non-empty file of a supported
+    format whose content matches its suffix, under the size cap. Returns the limits in force."""
+    from ..settings import Limits
+
+    check_path(path)
+    fmt = format_for(path)
+    limits = limits if limits is not None else Limits()
+    check_file_size(path, limits)
+    _sniff(path, fmt)
+    return limits
+
+
 def read(path: str | Path, *, limits: Limits | None = None, password: str | None = None) -> SourceDoc:
     """Read a document with the reader for its suffix; errors name the file, the cause and the cap.
 
     ``limits`` defaults to :class:`~treebuild.settings.Limits` from the environment; ``password``
     (default: ``TREEBUILD_PDF_PASSWORD``) opens an encrypted PDF.
     """
-    from ..settings import Limits
-
     p = Path(path)
-    check_path(p)
+    limits = preflight(p, limits)
     fmt = format_for(p)
-    limits = limits if limits is not None else Limits()
-    check_file_size(p, limits)
-    _sniff(p, fmt)
     if password is None:
         password = os.environ.get(PASSWORD_ENV)
     doc = _reader(fmt).read(p, limits, password)
