@@ -314,3 +314,14 @@ def test_model_budget_warning_is_printed(server: Any, tmp_path: Path) -> None:
     assert any("model budget spent" in w for w in warnings), res.output
     assert res.output.splitlines()[-1] == f"1 document: 1 created, {len(warnings)} warning" + \
         ("" if len(warnings) == 1 else "s")
+
+
+def test_names_other_command_modules_import_stay_available() -> None:
+    """``treebuild/cli_<area>.py`` modules build on these names from ``treebuild.cli``."""
+    import treebuild.cli as cli
+
+    for name in ("app", "out", "err", "StoreOpt", "_fail", "ModelOpt", "ApiBaseOpt", "ApiKeyOpt", "_model_config",
+                 "_parse_meta", "build_options", "BuildOptions", "print_result", "print_summary"):
+        assert hasattr(cli, name), name
+    config = cli._model_config("openai/x", api_base="http://127.0.0.1:1/v1", max_calls=None)
+    assert (config.model, config.api_base, config.max_calls) == ("openai/x", "http://127.0.0.1:1/v1", None)

@@ -41,8 +41,9 @@ if TYPE_CHECKING:
     from .settings import BuildSettings, ModelConfig
     from .store import Store
 
-__all__ = ["app", "main", "out", "err", "StoreOpt", "BuildOptions", "build_options", "print_result",
-           "print_summary", "unknown_document", "unknown_node", "open_store"]
+__all__ = ["app", "main", "out", "err", "StoreOpt", "ModelOpt", "ApiBaseOpt", "ApiKeyOpt", "BuildOptions",
+           "build_options", "print_result", "print_warnings", "print_summary", "unknown_document", "unknown_node",
+           "open_store"]
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   rich_markup_mode=None,  # plain click help: no `<bool>` placeholders, no rich import
@@ -51,8 +52,6 @@ app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_
 _WIDTH = shutil.get_terminal_size(fallback=(200, 24)).columns  # wide tables when piped
 out = Console(soft_wrap=True, width=_WIDTH)
 err = Console(stderr=True, soft_wrap=True)
-
-_FLAG = ""  # metavar of on/off flags: nothing to type after them
 
 
 class OutputFormat(StrEnum):
@@ -120,44 +119,65 @@ class BuildOptions:
     def resolve(self) -> tuple[BuildSettings, ModelConfig]:
         """Build settings and model connection through the library's one settings path: flags given
         here, then ``TREEBUILD_*`` environment variables, then defaults."""
-        from pydantic import ValidationError
+        from .settings import BuildSettings, resolve_settings
 
-        from .settings import BuildSettings, ModelConfig, resolve_settings
-
-        given = {f: getattr(self, f) for f in ("model", "api_base", "api_key", "max_calls", "max_tokens",
-                                               "max_seconds", "concurrency", "timeout")}
-        try:
-            config = ModelConfig(**{k: v for k, v in given.items() if v is not None})
-        except ValidationError as exc:
-            first = exc.errors()[0]
-            where = ".".join(str(p) for p in first["loc"])
-            raise TreebuildError(f"invalid model setting {where}: {first['msg']}",
-                                 hint="check the flag or the TREEBUILD_* environment variable") from None
+        config = _model_config(self.model, api_base=self.api_base, api_key=self.api_key, max_calls=self.max_calls,
+                               max_tokens=self.max_tokens, max_seconds=self.max_seconds,
+                               concurrency=self.concurrency, timeout=self.timeout)
         settings = BuildSettings(ignore_outline=self.ignore_outline, subdivide=not self.no_subdivide,
                                  structure_fallback=self.model_structure)
         return resolve_settings(settings, config)
 
 
+def _model_config(model: str | None, **given: Any) -> ModelConfig:
+    """ModelConfig from the flags actually given; everything else from TREEBUILD_* env or defaults.
+    (Commands that take only some model flags, e.g. ``query``, call this directly.)"""
+    from pydantic import ValidationError
+
+    from .settings import ModelConfig
+
+    values = {k: v for k, v in given.items() if v is not None}
+    if model is not None:
+        values["model"] = model
+    try:
+        return ModelConfig(**values)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise TreebuildError(f"invalid model setting {where}: {first['msg']}",
+                             hint="check the flag or the TREEBUILD_* environment variable") from None
+
+
+ModelOpt = Annotated[str | None, typer.Option("--model", help="litellm model id; default 'extractive' "
+                                              "(offline, non-LLM; env TREEBUILD_MODEL).")]
+ApiBaseOpt = Annotated[str | None, typer.Option("--api-base", help="Base URL of an OpenAI-compatible server "
+                                                "(env TREEBUILD_API_BASE).")]
+ApiKeyOpt = Annotated[str | None, typer.Option("--api-key", show_default=False, help="API key (better: env "
+                                               "TREEBUILD_API_KEY or the provider's own variable).")]
+MaxCallsOpt = Annotated[int | None, typer.Option("--max-calls", min=0, help="Model requests per document.")]
+MaxTokensOpt = Annotated[int | None, typer.Option("--max-tokens", min=0, help="Model tokens per document.")]
+MaxSecondsOpt = Annotated[float | None, typer.Option("--max-seconds", min=0.001,
+                                                     help="Seconds of model work per document.")]
+ConcurrencyOpt = Annotated[int | None, typer.Option("--concurrency", min=1, help="Model requests in flight.")]
+TimeoutOpt = Annotated[float | None, typer.Option("--timeout", min=0.001, help="Seconds per model request.")]
+ModelStructureOpt = Annotated[bool, typer.Option("--model-structure", help="Ask the model for "
+                                                 "sections when the document has no outline, TOC or headings "
+                                                 "(verified on pages).")]
+
 _BUILD_OPTIONS: dict[str, Any] = {
-    "ignore_outline": Annotated[bool, typer.Option("--ignore-outline", metavar=_FLAG,
+    "ignore_outline": Annotated[bool, typer.Option("--ignore-outline",
                                                    help="Build as if the PDF had no bookmarks.")],
-    "no_subdivide": Annotated[bool, typer.Option("--no-subdivide", metavar=_FLAG,
+    "no_subdivide": Annotated[bool, typer.Option("--no-subdivide",
                                                  help="Keep large leaves whole.")],
-    "model": Annotated[str | None, typer.Option("--model", help="litellm model id; default 'extractive' "
-                                                "(offline, non-LLM; env TREEBUILD_MODEL).")],
-    "api_base": Annotated[str | None, typer.Option("--api-base", help="Base URL of an OpenAI-compatible server "
-                                                   "(env TREEBUILD_API_BASE).")],
-    "api_key": Annotated[str | None, typer.Option("--api-key", show_default=False, help="API key (better: env "
-                                                  "TREEBUILD_API_KEY or the provider's own variable).")],
-    "max_calls": Annotated[int | None, typer.Option("--max-calls", min=0, help="Model requests per document.")],
-    "max_tokens": Annotated[int | None, typer.Option("--max-tokens", min=0, help="Model tokens per document.")],
-    "max_seconds": Annotated[float | None, typer.Option("--max-seconds", min=0.001,
-                                                        help="Seconds of model work per document.")],
-    "concurrency": Annotated[int | None, typer.Option("--concurrency", min=1, help="Model requests in flight.")],
-    "timeout": Annotated[float | None, typer.Option("--timeout", min=0.001, help="Seconds per model request.")],
-    "model_structure": Annotated[bool, typer.Option("--model-structure", metavar=_FLAG, help="Ask the model for "
-                                                    "sections when the document has no outline, TOC or headings "
-                                                    "(verified on pages).")],
+    "model": ModelOpt,
+    "api_base": ApiBaseOpt,
+    "api_key": ApiKeyOpt,
+    "max_calls": MaxCallsOpt,
+    "max_tokens": MaxTokensOpt,
+    "max_seconds": MaxSecondsOpt,
+    "concurrency": ConcurrencyOpt,
+    "timeout": TimeoutOpt,
+    "model_structure": ModelStructureOpt,
     "password": Annotated[str | None, typer.Option("--password", show_default=False, help="Password of encrypted "
                                                    "PDFs (better: env TREEBUILD_PDF_PASSWORD).")],
 }
@@ -264,12 +284,12 @@ def ingest(
     store: StoreOpt = None,
     doc_id: Annotated[str | None, typer.Option("--doc-id", help="doc_id for a single file.")] = None,
     doc_id_from_path: Annotated[bool, typer.Option(
-        "--doc-id-from-path", metavar=_FLAG,
+        "--doc-id-from-path",
         help="Derive doc_ids from each file's path relative to the folder given (a/b/x.pdf -> a--b--x), "
              "so equal file names in different folders stay separate documents.")] = False,
     meta: Annotated[list[str] | None, typer.Option("--meta", metavar="KEY=VALUE",
                                                    help="Tag as key=value; repeatable.")] = None,
-    force: Annotated[bool, typer.Option("--force", metavar=_FLAG,
+    force: Annotated[bool, typer.Option("--force",
                                         help="Make a new version even if unchanged.")] = False,
     *,
     opts: BuildOptions,
@@ -318,10 +338,10 @@ def ingest(
 def show(
     doc_id: DocIdArg,
     version: VersionOpt = None,
-    as_json: Annotated[bool, typer.Option("--json", metavar=_FLAG, help="PageIndex-format JSON.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="PageIndex-format JSON.")] = False,
     depth: Annotated[int | None, typer.Option("--depth", "-d", min=1,
                                               help="Show levels 1..N only (also with --json).")] = None,
-    summaries: Annotated[bool, typer.Option("--summaries", "-s", metavar=_FLAG,
+    summaries: Annotated[bool, typer.Option("--summaries", "-s",
                                             help="Print each node's summary under it.")] = False,
     store: StoreOpt = None,
 ) -> None:
@@ -518,7 +538,7 @@ def _version_callback(value: bool) -> None:
 
 @app.callback()
 def _main(
-    version: Annotated[bool, typer.Option("--version", callback=_version_callback, is_eager=True, metavar=_FLAG,
+    version: Annotated[bool, typer.Option("--version", callback=_version_callback, is_eager=True,
                                           help="Print the version and exit.")] = False,
 ) -> None:
     pass
