@@ -304,7 +304,7 @@ def ingest(
         _fail(TreebuildError("--doc-id and --doc-id-from-path exclude each other"))
     try:
         st = Store(store)
-        scan = scan_paths(paths)
+        scan = scan_paths(paths, exclude=[st.root])
         tags = _parse_meta(meta)
         settings, config = opts.resolve()
     except TreebuildError as exc:

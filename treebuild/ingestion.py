@@ -17,7 +17,7 @@ from .pipeline import build_doc
 from .readers import SUPPORTED_SUFFIXES, preflight, read
 from .readers.common import file_digest
 from .settings import BuildSettings, Limits, ModelConfig, resolve_settings
-from .store import CATALOG_NAME, DocVersion, Store, doc_id_for, valid_doc_id
+from .store import DocVersion, Store, doc_id_for, valid_doc_id
 
 __all__ = ["IngestResult", "IngestStatus", "Scan", "ingest", "ingest_many", "expand_paths", "scan_paths",
            "doc_id_for_path", "summary_line", "StoreSummaryCache", "IdentityConflict"]
@@ -150,15 +150,12 @@ def _hidden(f: Path) -> bool:
     return f.name.startswith(("~$", "."))  # editor lock files, hidden files
 
 
-def _is_store(folder: Path) -> bool:
-    return (folder / "trees").is_dir() and (folder / CATALOG_NAME).exists()
-
-
-def scan_paths(paths: Iterable[str | Path]) -> Scan:
+def scan_paths(paths: Iterable[str | Path], *, exclude: Iterable[str | Path] = ()) -> Scan:
     """Files as given, and supported files found recursively in folders, in sorted order; files in
     folders that no reader takes are listed as skipped. Hidden files and folders, editor lock files
-    and treebuild stores inside the folder are passed over."""
+    and the ``exclude`` folders (the store being written, when it lies inside a folder) are passed over."""
     scan = Scan()
+    excluded = {Path(e).resolve() for e in exclude}
     for raw in paths:
         p = Path(raw)
         if not p.is_dir():
@@ -168,7 +165,7 @@ def scan_paths(paths: Iterable[str | Path]) -> Scan:
         found: list[Path] = []
         for folder, dirs, names in os.walk(p):
             here = Path(folder)
-            dirs[:] = [d for d in dirs if not d.startswith(".") and not _is_store(here / d)]
+            dirs[:] = [d for d in dirs if not d.startswith(".") and (here / d).resolve() not in excluded]
             found.extend(here / name for name in names)
         for f in sorted(found):
             if _hidden(f):
