@@ -125,7 +125,8 @@ def _store_with_doc(tmp_path: Path) -> Path:
 @pytest.mark.parametrize("statement", [
     "DROP VIEW trees", "CREATE TABLE t AS SELECT 1", "INSERT INTO trees SELECT * FROM trees",
     "COPY (SELECT 1) TO 'x.csv'", "ATTACH 'other.db'", "SET threads = 1",
-    "SELECT 1; DROP VIEW nodes",
+    "SELECT 1; DROP VIEW nodes", "CHECKPOINT", "CALL ducklake_expire_snapshots('tb', versions => [1])",
+    "SELECT * FROM ducklake_cleanup_old_files('tb', cleanup_all => true)",
 ])
 def test_sql_is_read_only_and_says_so(tmp_path: Path, statement: str) -> None:
     store = _store_with_doc(tmp_path)

@@ -413,9 +413,13 @@ def versions(doc_id: DocIdArg, store: StoreOpt = None) -> None:
     _print_table(["version", "created", "sha256", "settings", "nodes", "method", "source"], rows)
 
 
-# Statement types `treebuild sql` runs: queries only. DESCRIBE, SHOW and SUMMARIZE parse as SELECT;
-# CALL runs table functions (pragma_*), which read. Everything else would change a throwaway copy.
-_READ_ONLY = frozenset({"SELECT", "EXPLAIN", "CALL"})
+# Statement types `treebuild sql` runs: queries only (DESCRIBE, SHOW and SUMMARIZE parse as SELECT).
+# CALL is refused too: CHECKPOINT parses as CALL, and on a DuckLake store CHECKPOINT and the maintenance
+# functions rewrite or delete files, which they can also do from a SELECT, hence the second list.
+_READ_ONLY = frozenset({"SELECT", "EXPLAIN"})
+_WRITING_FUNCTION = re.compile(r"\bducklake[._](?:expire_snapshots|merge_adjacent_files|rewrite_data_files|"
+                               r"cleanup_old_files|delete_orphaned_files|flush_inlined_data|set_option|"
+                               r"add_data_files|set_commit_message)\b", re.IGNORECASE)
 _SQL_HINT = ("views: trees, nodes, units, latest_trees, latest_nodes; "
              "macros: subtree(doc, id), node_path(doc, id), node_text(doc, id)")
 _MACRO_CALL = re.compile(r"\b(?:subtree|node_path|node_text)\s*\(\s*'((?:[^']|'')*)'\s*,\s*'((?:[^']|'')*)'",
@@ -467,12 +471,16 @@ def sql(
 
 
 def _check_read_only(con: duckdb.DuckDBPyConnection, query: str) -> None:
+    hint = "query the views with SELECT; the store changes only through `treebuild ingest`"
     for stmt in con.extract_statements(query):
         kind = stmt.type.name
         if kind not in _READ_ONLY:
             raise TreebuildError(f"`treebuild sql` is read-only: {kind} statements are refused; nothing was changed",
-                                 hint="query the views with SELECT; the store changes only through "
-                                      "`treebuild ingest`")
+                                 hint=hint)
+    found = _WRITING_FUNCTION.search(query)
+    if found:
+        raise TreebuildError(f"`treebuild sql` is read-only: {found.group(0)} changes the store; nothing was changed",
+                             hint=hint)
 
 
 def _check_macro_ids(con: duckdb.DuckDBPyConnection, query: str, st: Store) -> None:
