@@ -49,6 +49,8 @@ class IngestResult:
     pages: int | None = None
     method: str | None = None
     error: str | None = None
+    calls: int = 0  # model requests of this build (0 when unchanged or offline)
+    tokens: int = 0  # model prompt + completion tokens of this build
     warnings: list[str] = field(default_factory=list)
 
 
@@ -122,7 +124,9 @@ def ingest(path: str | Path, store: Store | str | Path | None = None, *, doc_id:
         result = st.commit(tree, doc_id=did, settings_hash=shash, force=force)
     return IngestResult(str(p), did, IngestStatus.created if result.created else IngestStatus.unchanged,
                         result.version, time.perf_counter() - t0, tree.stats.get("nodes", 0), doc.page_count,
-                        tree.method, warnings=list(tree.warnings) if result.created else [])
+                        tree.method, calls=tree.usage.calls,
+                        tokens=tree.usage.prompt_tokens + tree.usage.completion_tokens,
+                        warnings=list(tree.warnings) if result.created else [])
 
 
 def _check_identity(st: Store, did: str, p: Path) -> None:
