@@ -46,7 +46,7 @@ __all__ = ["app", "main", "out", "err", "StoreOpt", "ModelOpt", "ApiBaseOpt", "A
            "open_store"]
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
-                  rich_markup_mode=None,  # plain click help: no `<bool>` placeholders, no rich import
+                  rich_markup_mode=None,  # plain click help: no `<bool>` placeholders after flags
                   context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 110},
                   help="Turn long documents into table-of-contents trees stored as versioned Parquet.")
 _WIDTH = shutil.get_terminal_size(fallback=(200, 24)).columns  # wide tables when piped
