@@ -162,6 +162,18 @@ def test_unknown_ids_give_the_same_error_in_every_command(tmp_path: Path) -> Non
                  ["sql", "SELECT title FROM node_path('notes', '0099')"]):
         res = runner.invoke(app, [*args, *s])
         assert res.exit_code == 1 and res.output.strip() == node_error, (args, res.output)
+    (tmp_path / "notes.md").write_text(MD + "\n# Three\n\nadded\n")
+    assert _ingest(str(tmp_path / "notes.md"), *s).exit_code == 0  # version 2 adds node 0004
+    version_error = f"error: {store}: document 'notes' has no version 7 (versions: 1, 2)"
+    for args in (["show", "notes", "--version", "7"], ["text", "notes", "0000", "--version", "7"],
+                 ["sql", "SELECT * FROM subtree('notes', '0000', 7)"],
+                 ["sql", "FROM node_text('notes', '0000', v := 7)"]):
+        res = runner.invoke(app, [*args, *s])
+        assert res.exit_code == 1 and res.output.strip() == version_error, (args, res.output)
+    res = runner.invoke(app, ["sql", "SELECT * FROM subtree('notes', '0004', 1)", *s])
+    assert res.output.strip() == f"error: {store}: document 'notes' version 1 has no node '0004' " \
+                                 "(see `treebuild show notes`)"
+    assert runner.invoke(app, ["sql", "SELECT * FROM subtree('notes', '0004')", *s]).exit_code == 0
     # in SQL itself an unknown id is a documented empty result, not an error
     for macro in ("subtree", "node_path", "node_text"):
         assert Store(store).sql(f"SELECT * FROM {macro}('ghost', '0000')").num_rows == 0

@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 
 __all__ = ["app", "main", "out", "err", "StoreOpt", "ModelOpt", "ApiBaseOpt", "ApiKeyOpt", "BuildOptions",
            "build_options", "print_result", "print_warnings", "print_summary", "unknown_document", "unknown_node",
-           "open_store"]
+           "unknown_version", "open_store"]
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   rich_markup_mode=None,  # plain click help: no `<bool>` placeholders after flags
@@ -86,6 +86,12 @@ def unknown_node(doc_id: str, node_id: str, store: Store, version: int | None = 
                     hint=f"see `treebuild show {doc_id}`")
 
 
+def unknown_version(doc_id: str, version: int, versions: Sequence[int], store: Store) -> NotFound:
+    """The error every command gives for a version the document does not have."""
+    return NotFound(f"document {doc_id!r} has no version {version}", path=str(store.root),
+                    hint=f"versions: {', '.join(map(str, versions))}")
+
+
 def open_store(store: Path | None) -> Store:
     from .store import Store
 
@@ -93,8 +99,11 @@ def open_store(store: Path | None) -> Store:
 
 
 def _load_tree(st: Store, doc_id: str, version: int | None) -> Tree:
-    if not st.versions(doc_id):
+    versions = [v.version for v in st.versions(doc_id)]
+    if not versions:
         raise unknown_document(doc_id, st)
+    if version is not None and version not in versions:
+        raise unknown_version(doc_id, version, versions, st)
     return st.tree(doc_id, version)
 
 
@@ -422,8 +431,8 @@ _WRITING_FUNCTION = re.compile(r"\bducklake[._](?:expire_snapshots|merge_adjacen
                                r"add_data_files|set_commit_message)\b", re.IGNORECASE)
 _SQL_HINT = ("views: trees, nodes, units, latest_trees, latest_nodes; "
              "macros: subtree(doc, id), node_path(doc, id), node_text(doc, id)")
-_MACRO_CALL = re.compile(r"\b(?:subtree|node_path|node_text)\s*\(\s*'((?:[^']|'')*)'\s*,\s*'((?:[^']|'')*)'",
-                         re.IGNORECASE)
+_MACRO_CALL = re.compile(r"\b(?:subtree|node_path|node_text)\s*\(\s*'((?:[^']|'')*)'\s*,\s*'((?:[^']|'')*)'"
+                         r"(?:\s*,\s*(?:v\s*:=\s*)?(\d+))?\s*\)", re.IGNORECASE)
 
 
 @app.command()
@@ -486,14 +495,18 @@ def _check_read_only(con: duckdb.DuckDBPyConnection, query: str) -> None:
 def _check_macro_ids(con: duckdb.DuckDBPyConnection, query: str, st: Store) -> None:
     """An empty result from subtree/node_path/node_text with an unknown doc or node is an error here
     (in SQL itself it is a documented empty result)."""
-    for doc, node in _MACRO_CALL.findall(query):
+    for doc, node, number in _MACRO_CALL.findall(query):
         doc, node = doc.replace("''", "'"), node.replace("''", "'")
-        row = con.execute("SELECT (SELECT count(*) FROM trees WHERE doc_id = $1), "
-                          "(SELECT count(*) FROM nodes WHERE doc_id = $1 AND node_id = $2)", [doc, node]).fetchone()
-        if row is None or not row[0]:
+        versions = [v.version for v in st.versions(doc)]
+        if not versions:
             raise unknown_document(doc, st)
-        if not row[1]:
-            raise unknown_node(doc, node, st)
+        version = int(number) if number else versions[-1]
+        if version not in versions:
+            raise unknown_version(doc, version, versions, st)
+        row = con.execute("SELECT count(*) FROM nodes WHERE doc_id = $1 AND version = $2 AND node_id = $3",
+                          [doc, version, node]).fetchone()
+        if row is None or not row[0]:
+            raise unknown_node(doc, node, st, int(number) if number else None)
 
 
 def _text(v: Any) -> str:
