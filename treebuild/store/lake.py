@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import importlib
 import os
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,7 +21,7 @@ import duckdb
 
 from ..errors import StoreError
 
-__all__ = ["Location", "LAKE", "CATALOG_FILE", "DATA_DIR", "load_extension", "open_lake"]
+__all__ = ["Location", "LAKE", "CATALOG_FILE", "DATA_DIR", "load_extension", "open_lake", "shared_lake"]
 
 LAKE = "tb"  # the name every treebuild connection attaches the store under
 CATALOG_FILE = "catalog.sqlite"  # SQLite: several local processes may write (a DuckDB-file catalog allows one)
@@ -183,6 +185,28 @@ def open_lake(loc: Location, *, read_only: bool) -> duckdb.DuckDBPyConnection:
     except BaseException:
         con.close()
         raise
+    return con
+
+
+_OPEN: OrderedDict[tuple[str, str, bool], duckdb.DuckDBPyConnection] = OrderedDict()
+_OPEN_LOCK = threading.Lock()
+OPEN_CACHE = 4  # stores kept attached per process: `ingest(path, "store")` in a loop opens the store once
+
+
+def shared_lake(loc: Location, *, read_only: bool) -> duckdb.DuckDBPyConnection:
+    """``open_lake``, reusing this process's connection to the same store (loading the extensions and
+    attaching costs ~0.5-1 s; each new transaction still reads the catalog's latest snapshot)."""
+    key = (loc.catalog, loc.data, read_only)
+    with _OPEN_LOCK:
+        con = _OPEN.get(key)
+        if con is not None:
+            _OPEN.move_to_end(key)
+            return con
+    con = open_lake(loc, read_only=read_only)
+    with _OPEN_LOCK:
+        _OPEN[key] = con
+        while len(_OPEN) > OPEN_CACHE:
+            _OPEN.popitem(last=False)  # not closed: a Store may still use it; freed with its last user
     return con
 
 

@@ -36,7 +36,7 @@ from filelock import FileLock
 from ..errors import NotFound, StoreError
 from ..model import Tree
 from .catalog import CATALOG_FORMAT, catalog_format, install
-from .lake import LAKE, Location, open_lake
+from .lake import LAKE, Location, shared_lake
 from .rows import load_tree, node_rows, tree_rows, unit_rows
 
 __all__ = ["Store", "DocVersion", "CommitResult", "default_store_path", "valid_doc_id", "doc_id_for"]
@@ -161,7 +161,7 @@ class Store:
 
     def _connection(self) -> duckdb.DuckDBPyConnection:
         if self._con is None:
-            self._con = open_lake(self.location, read_only=not self._writable)
+            self._con = shared_lake(self.location, read_only=not self._writable)
         return self._con
 
     def _new_cursor(self) -> duckdb.DuckDBPyConnection:
@@ -179,9 +179,9 @@ class Store:
         return cur
 
     def close(self) -> None:
-        if self._con is not None:
-            self._con.close()
-            self._con = None
+        """Let go of the store's connection (shared with other Store objects on the same store in this process)."""
+        self._con = None
+        self._local = threading.local()
 
     @property
     def catalog_path(self) -> Path:
