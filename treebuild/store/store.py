@@ -285,19 +285,23 @@ class Store:
         valid_doc_id(doc_id)
         self._require_writable()
         with self._lock(doc_id):
-            existing = self.find_version(doc_id, tree.doc.sha256, settings_hash)
-            if existing is not None and not force:
-                return CommitResult(doc_id, existing.version, created=False)
-            version = self._retry(lambda: self._commit_once(tree, doc_id, settings_hash), what=f"commit {doc_id!r}")
-            return CommitResult(doc_id, version, created=True)
+            version, created = self._retry(lambda: self._commit_once(tree, doc_id, settings_hash, force),
+                                           what=f"commit {doc_id!r}")
+            return CommitResult(doc_id, version, created=created)
 
-    def _commit_once(self, tree: Tree, doc_id: str, settings_hash: str) -> int:
+    def _commit_once(self, tree: Tree, doc_id: str, settings_hash: str, force: bool) -> tuple[int, bool]:
         with self._write_guard():
             cur = self._cursor()
             try:
                 cur.execute("BEGIN")
-                row = cur.execute("SELECT coalesce(max(version), 0) FROM trees WHERE doc_id = ?", [doc_id]).fetchone()
-                version = int(row[0] if row else 0) + 1
+                row = cur.execute("SELECT coalesce(max(version), 0), max(version) FILTER (WHERE sha256 = ? AND "
+                                  "settings_hash = ?) FROM trees WHERE doc_id = ?",
+                                  [tree.doc.sha256, settings_hash, doc_id]).fetchone()
+                latest, same = (int(row[0]), row[1]) if row else (0, None)
+                if same is not None and not force:
+                    cur.execute("ROLLBACK")
+                    return int(same), False
+                version = latest + 1
                 load_id = uuid.uuid4().hex
                 tree.doc_id, tree.version = doc_id, version
                 self._insert(cur, "units", unit_rows(tree, doc_id=doc_id, version=version, load_id=load_id))
@@ -308,7 +312,7 @@ class Store:
                                                      created_at=datetime.now(UTC), settings_hash=settings_hash))
                 self._crash("before_commit")
                 cur.execute("COMMIT")
-                return version
+                return version, True
             except BaseException:
                 with contextlib.suppress(duckdb.Error):
                     cur.execute("ROLLBACK")
