@@ -247,18 +247,19 @@ def test_round_trip_python_and_sql(tmp_path_factory: pytest.TempPathFactory, sec
         lines += ["#" * level + " " + title, "", body.strip(), ""]
     doc = write(tmp / "gen.md", "\n".join(lines))
     built = treebuild.build(doc)
-    store = Store(tmp / "store")
-    ingest(doc, store)
-    loaded = store.tree("gen")
+    store = Store(tmp_path_factory.getbasetemp() / "round-trip-store")  # one store: each example a new document
+    did = f"gen-{tmp.name}"
+    ingest(doc, store, doc_id=did)
+    loaded = store.tree(did)
     assert [(n.node_id, n.title, n.depth, n.ordinal, n.parent_id, n.start, n.end) for n in loaded.walk()] == \
         [(n.node_id, n.title, n.depth, n.ordinal, n.parent_id, n.start, n.end) for n in built.walk()]
     con = store.connect()
     for node in loaded.walk():
-        sql_text = con.execute("SELECT text FROM node_text('gen', ?)", [node.node_id]).fetchone()
+        sql_text = con.execute("SELECT text FROM node_text(?, ?)", [did, node.node_id]).fetchone()
         assert sql_text is not None and sql_text[0] == node.text()
-        sub = con.execute("SELECT count(*) FROM subtree('gen', ?)", [node.node_id]).fetchone()
+        sub = con.execute("SELECT count(*) FROM subtree(?, ?)", [did, node.node_id]).fetchone()
         assert sub == (len(list(node.walk())),)
-        path = [r[0] for r in con.execute("SELECT node_id FROM node_path('gen', ?)", [node.node_id]).fetchall()]
+        path = [r[0] for r in con.execute("SELECT node_id FROM node_path(?, ?)", [did, node.node_id]).fetchall()]
         assert path == [p.node_id for p in node.path()]
     con.close()
 
