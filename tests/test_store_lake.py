@@ -386,3 +386,18 @@ def test_plain_duckdb_sees_no_uncommitted_rows_of_a_running_commit(tmp_path: Pat
     assert seen == [(11,)] * 3
     assert con.execute("SELECT count(*) FROM tb.nodes").fetchone() == (22,)
     con.close()
+
+
+def test_cli_on_an_s3_store(s3: dict[str, str], tmp_path: Path) -> None:
+    env = {"TREEBUILD_CATALOG": str(tmp_path / "cat" / "catalog.sqlite")}
+    doc = write(tmp_path / "cli.md", big_md(12, "cli"))
+    store = f"s3://lake/{tmp_path.name}-cli"
+    res = runner.invoke(app, ["ingest", str(doc), "--store", store], env=env)
+    assert res.exit_code == 0 and "created" in res.output, res.output
+    res = runner.invoke(app, ["sql", "SELECT count(*) AS n FROM latest_nodes", "--store", store, "-f", "csv"], env=env)
+    assert res.exit_code == 0 and res.output.splitlines()[:2] == ["n", "12"], res.output
+    res = runner.invoke(app, ["sql", "DROP VIEW latest_trees", "--store", store], env=env)
+    assert res.exit_code == 1 and "read-only" in res.output, res.output
+    res = runner.invoke(app, ["gc", "--store", store, "--grace", "0s"], env=env)
+    assert res.exit_code == 0, res.output
+    assert Store(store, catalog=env["TREEBUILD_CATALOG"]).tree("cli").node("0002").text().startswith("Part 2 cli")
