@@ -23,7 +23,7 @@ import threading
 import time
 import unicodedata
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -206,6 +206,20 @@ class Store:
         """SQLite takes one writer at a time: queue write transactions instead of failing on a busy file."""
         return self._lock("_commit")
 
+    @contextlib.contextmanager
+    def _transaction(self) -> Iterator[duckdb.DuckDBPyConnection]:
+        """One write transaction (one DuckLake snapshot) under the write guard; rolled back on any error."""
+        with self._write_guard():
+            cur = self._cursor()
+            cur.execute("BEGIN")
+            try:
+                yield cur
+                cur.execute("COMMIT")
+            except BaseException:
+                with contextlib.suppress(duckdb.Error):
+                    cur.execute("ROLLBACK")
+                raise
+
     def _retry(self, fn: Callable[[], Any], *, what: str) -> Any:
         for attempt in range(COMMIT_ATTEMPTS):
             try:
@@ -290,33 +304,24 @@ class Store:
             return CommitResult(doc_id, version, created=created)
 
     def _commit_once(self, tree: Tree, doc_id: str, settings_hash: str, force: bool) -> tuple[int, bool]:
-        with self._write_guard():
-            cur = self._cursor()
-            try:
-                cur.execute("BEGIN")
-                row = cur.execute("SELECT coalesce(max(version), 0), max(version) FILTER (WHERE sha256 = ? AND "
-                                  "settings_hash = ?) FROM trees WHERE doc_id = ?",
-                                  [tree.doc.sha256, settings_hash, doc_id]).fetchone()
-                latest, same = (int(row[0]), row[1]) if row else (0, None)
-                if same is not None and not force:
-                    cur.execute("ROLLBACK")
-                    return int(same), False
-                version = latest + 1
-                load_id = uuid.uuid4().hex
-                tree.doc_id, tree.version = doc_id, version
-                self._insert(cur, "units", unit_rows(tree, doc_id=doc_id, version=version, load_id=load_id))
-                self._crash("after_units")
-                self._insert(cur, "nodes", node_rows(tree, doc_id=doc_id, version=version, load_id=load_id))
-                self._crash("after_nodes")
-                self._insert(cur, "trees", tree_rows(tree, doc_id=doc_id, version=version, load_id=load_id,
-                                                     created_at=datetime.now(UTC), settings_hash=settings_hash))
-                self._crash("before_commit")
-                cur.execute("COMMIT")
-                return version, True
-            except BaseException:
-                with contextlib.suppress(duckdb.Error):
-                    cur.execute("ROLLBACK")
-                raise
+        with self._transaction() as cur:
+            row = cur.execute("SELECT coalesce(max(version), 0), max(version) FILTER (WHERE sha256 = ? AND "
+                              "settings_hash = ?) FROM trees WHERE doc_id = ?",
+                              [tree.doc.sha256, settings_hash, doc_id]).fetchone()
+            latest, same = (int(row[0]), row[1]) if row else (0, None)
+            if same is not None and not force:
+                return int(same), False  # committing a transaction that wrote nothing makes no snapshot
+            version = latest + 1
+            load_id = uuid.uuid4().hex
+            tree.doc_id, tree.version = doc_id, version
+            self._insert(cur, "units", unit_rows(tree, doc_id=doc_id, version=version, load_id=load_id))
+            self._crash("after_units")
+            self._insert(cur, "nodes", node_rows(tree, doc_id=doc_id, version=version, load_id=load_id))
+            self._crash("after_nodes")
+            self._insert(cur, "trees", tree_rows(tree, doc_id=doc_id, version=version, load_id=load_id,
+                                                 created_at=datetime.now(UTC), settings_hash=settings_hash))
+            self._crash("before_commit")
+        return version, True
 
     @staticmethod
     def _insert(cur: duckdb.DuckDBPyConnection, table: str, rows: pa.Table) -> None:
@@ -335,17 +340,9 @@ class Store:
         self._require_writable()
 
         def run() -> None:
-            with self._write_guard():
-                cur = self._cursor()
-                try:
-                    cur.execute("BEGIN")
-                    for name, rows in (("units", units), ("nodes", nodes), ("trees", trees)):
-                        self._insert(cur, name, rows)
-                    cur.execute("COMMIT")
-                except BaseException:
-                    with contextlib.suppress(duckdb.Error):
-                        cur.execute("ROLLBACK")
-                    raise
+            with self._transaction() as cur:
+                for name, rows in (("units", units), ("nodes", nodes), ("trees", trees)):
+                    self._insert(cur, name, rows)
 
         self._retry(run, what="insert versions")
 
@@ -432,25 +429,16 @@ class Store:
         return out
 
     def _apply_retention(self, keep: int) -> int:
-        with self._write_guard():
-            cur = self._cursor()
-            try:
-                cur.execute("BEGIN")
-                cur.execute("CREATE TEMP TABLE _old AS SELECT doc_id, version FROM trees "
-                            "QUALIFY row_number() OVER (PARTITION BY doc_id ORDER BY version DESC) > ?", [keep])
-                row = cur.execute("SELECT count(*) FROM _old").fetchone()
-                n = int(row[0]) if row else 0
-                if n:
-                    for table in ("trees", "nodes", "units"):  # one snapshot: a version disappears whole
-                        cur.execute(f"DELETE FROM {table} WHERE (doc_id, version) IN "
-                                    "(SELECT doc_id, version FROM _old)")
-                cur.execute("DROP TABLE _old")
-                cur.execute("COMMIT")
-                return n
-            except BaseException:
-                with contextlib.suppress(duckdb.Error):
-                    cur.execute("ROLLBACK")
-                raise
+        with self._transaction() as cur:
+            cur.execute("CREATE OR REPLACE TEMP TABLE _old AS SELECT doc_id, version FROM trees "
+                        "QUALIFY row_number() OVER (PARTITION BY doc_id ORDER BY version DESC) > ?", [keep])
+            row = cur.execute("SELECT count(*) FROM _old").fetchone()
+            n = int(row[0]) if row else 0
+            if n:
+                for table in ("trees", "nodes", "units"):  # one snapshot: a version disappears whole
+                    cur.execute(f"DELETE FROM {table} WHERE (doc_id, version) IN (SELECT doc_id, version FROM _old)")
+            cur.execute("DROP TABLE _old")
+        return n
 
     def _file_count(self) -> int:
         row = self._rows(f"SELECT count(*) AS n FROM ducklake_list_files('{LAKE}', 'trees') UNION ALL "
