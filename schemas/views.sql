@@ -1,25 +1,97 @@
--- Generated from treebuild/store/catalog.py with the store root shown as /STORE.
--- Regenerate: python -c "from pathlib import Path; from treebuild.store.catalog import view_sql; print(view_sql(Path('/STORE')))"
+-- Tables, views and macros of the store's DuckLake catalog, generated from treebuild/store/catalog.py.
+-- Regenerate: python -c "from treebuild.store.catalog import table_sql, view_sql; print(table_sql()); print(view_sql())"
 
-CREATE OR REPLACE VIEW trees AS
-  SELECT * FROM read_parquet('/STORE/trees/*/*.parquet', union_by_name = true, hive_partitioning = false);
-CREATE OR REPLACE VIEW nodes AS
-  SELECT n.* FROM read_parquet('/STORE/nodes/*/*.parquet', union_by_name = true, hive_partitioning = false) n
-  SEMI JOIN trees t ON n.doc_id = t.doc_id AND n.version = t.version;
-CREATE OR REPLACE VIEW units AS
-  SELECT u.* FROM read_parquet('/STORE/units/*/*.parquet', union_by_name = true, hive_partitioning = false) u
-  SEMI JOIN trees t ON u.doc_id = t.doc_id AND u.version = t.version;
+CREATE TABLE IF NOT EXISTS trees (
+  doc_id VARCHAR,
+  version INTEGER,
+  created_at TIMESTAMPTZ,
+  source_uri VARCHAR,
+  source_name VARCHAR,
+  sha256 VARCHAR,
+  size_bytes BIGINT,
+  format VARCHAR,
+  page_count INTEGER,
+  unit_count INTEGER,
+  title VARCHAR,
+  file_metadata MAP(VARCHAR, VARCHAR),
+  meta MAP(VARCHAR, VARCHAR),
+  settings VARCHAR,
+  settings_hash VARCHAR,
+  builder_version VARCHAR,
+  method VARCHAR,
+  description VARCHAR,
+  description_key VARCHAR,
+  model VARCHAR,
+  calls INTEGER,
+  prompt_tokens BIGINT,
+  completion_tokens BIGINT,
+  cost_usd DOUBLE,
+  retries INTEGER,
+  failures MAP(VARCHAR, VARCHAR),
+  reused_summaries INTEGER,
+  build_seconds DOUBLE,
+  node_count INTEGER,
+  max_depth INTEGER,
+  stats VARCHAR,
+  warnings VARCHAR[],
+  schema_version SMALLINT,
+  load_id VARCHAR
+);
+CREATE TABLE IF NOT EXISTS nodes (
+  doc_id VARCHAR,
+  version INTEGER,
+  node_id VARCHAR,
+  parent_id VARCHAR,
+  depth SMALLINT,
+  ordinal INTEGER,
+  title VARCHAR,
+  origin VARCHAR,
+  confidence FLOAT,
+  start_page INTEGER,
+  end_page INTEGER,
+  start_unit INTEGER,
+  start_char INTEGER,
+  end_unit INTEGER,
+  end_char INTEGER,
+  own_end_unit INTEGER,
+  own_end_char INTEGER,
+  path_ids VARCHAR[],
+  child_count INTEGER,
+  text_chars BIGINT,
+  text_sha256 VARCHAR,
+  summary VARCHAR,
+  summary_origin VARCHAR,
+  summary_key VARCHAR,
+  schema_version SMALLINT,
+  load_id VARCHAR
+);
+CREATE TABLE IF NOT EXISTS units (
+  doc_id VARCHAR,
+  version INTEGER,
+  unit_index INTEGER,
+  kind VARCHAR,
+  page INTEGER,
+  label VARCHAR,
+  heading_level SMALLINT,
+  style VARCHAR,
+  text VARCHAR,
+  schema_version SMALLINT,
+  load_id VARCHAR
+);
+
 CREATE OR REPLACE VIEW latest_trees AS
   SELECT * FROM trees QUALIFY row_number() OVER (PARTITION BY doc_id ORDER BY version DESC) = 1;
 CREATE OR REPLACE VIEW latest_nodes AS
   SELECT n.* FROM nodes n SEMI JOIN latest_trees t ON n.doc_id = t.doc_id AND n.version = t.version;
+CREATE OR REPLACE VIEW store_info AS
+  SELECT 2 AS schema_version, '3' AS catalog_format;
 CREATE OR REPLACE MACRO tree_version(d, v) AS
-  coalesce(v, (SELECT max(version) FROM trees WHERE doc_id = d));
-CREATE OR REPLACE MACRO subtree(d, nid, v := NULL) AS TABLE
+  coalesce(nullif(v, 0), (SELECT max(version) FROM trees WHERE doc_id = d));
+CREATE OR REPLACE MACRO subtree(d, nid, v := 0) AS TABLE
   SELECT * FROM nodes
   WHERE doc_id = d AND version = tree_version(d, v) AND (node_id = nid OR list_contains(path_ids, nid))
   ORDER BY node_id;
-CREATE OR REPLACE MACRO node_path(d, nid, v := NULL) AS TABLE
+CREATE OR REPLACE MACRO node_path(d, nid, v := 0) AS TABLE
   WITH target AS (
     SELECT path_ids FROM nodes WHERE doc_id = d AND version = tree_version(d, v) AND node_id = nid
   )
@@ -27,9 +99,11 @@ CREATE OR REPLACE MACRO node_path(d, nid, v := NULL) AS TABLE
   WHERE n.doc_id = d AND n.version = tree_version(d, v)
     AND (n.node_id = nid OR list_contains(target.path_ids, n.node_id))
   ORDER BY n.depth;
-CREATE OR REPLACE MACRO node_text(d, nid, v := NULL) AS TABLE
+CREATE OR REPLACE MACRO node_text(d, nid, v := 0) AS TABLE
   WITH n AS (
     SELECT * FROM nodes WHERE doc_id = d AND version = tree_version(d, v) AND node_id = nid
+  ), u AS (
+    SELECT unit_index, text FROM units WHERE doc_id = d AND version = tree_version(d, v)
   )
   SELECT n.doc_id, n.version, n.node_id, n.title,
          coalesce(string_agg(
@@ -40,8 +114,7 @@ CREATE OR REPLACE MACRO node_text(d, nid, v := NULL) AS TABLE
              WHEN u.unit_index = n.end_unit THEN substr(u.text, 1, n.end_char)
              ELSE u.text
            END, chr(10) ORDER BY u.unit_index), '') AS text
-  FROM n JOIN units u
-    ON u.doc_id = n.doc_id AND u.version = n.version
-   AND u.unit_index BETWEEN n.start_unit AND n.end_unit
+  FROM n JOIN u
+    ON u.unit_index BETWEEN n.start_unit AND n.end_unit
    AND NOT (u.unit_index = n.end_unit AND n.end_char = 0 AND n.end_unit > n.start_unit)
   GROUP BY n.doc_id, n.version, n.node_id, n.title;

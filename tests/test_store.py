@@ -1,4 +1,4 @@
-"""Store: versioning, atomic commits under crashes, round trips, DuckDB views from other processes."""
+"""Store: versioning, atomic commits under crashes, round trips, the DuckLake catalog from other processes."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from treebuild.errors import NotFound, StoreError
 from treebuild.ingestion import ingest, ingest_many
 from treebuild.settings import BuildSettings
 from treebuild.store import Store
+from treebuild.store.lake import load_extension
 
 MD = """# Alpha
 
@@ -80,7 +81,7 @@ def test_source_link_and_meta_recorded(tmp_path: Path) -> None:
     assert row["format"] == "markdown" and row["node_count"] == 3
     assert dict(row["meta"]) == {"fy": "2022", "team": "risk"}
     assert row["builder_version"] == treebuild.__version__
-    assert row["build_seconds"] >= 0 and row["schema_version"] == 1 and row["load_id"]
+    assert row["build_seconds"] >= 0 and row["schema_version"] == 2 and row["load_id"]
     assert store.sql("SELECT meta['fy'] AS fy FROM trees").to_pylist() == [{"fy": "2022"}]
     node_loads = store.sql("SELECT DISTINCT load_id FROM nodes").to_pylist()
     assert node_loads == [{"load_id": row["load_id"]}]
@@ -143,7 +144,7 @@ CRASH_SCRIPT = textwrap.dedent("""
 """)
 
 
-@pytest.mark.parametrize("point", ["after_units", "after_nodes"])
+@pytest.mark.parametrize("point", ["after_units", "after_nodes", "before_commit"])
 def test_killed_commit_leaves_nothing_visible_and_next_run_completes(tmp_path: Path, point: str) -> None:
     store_dir = tmp_path / "s"
     doc = write(tmp_path / "crash.md", MD)
@@ -152,7 +153,6 @@ def test_killed_commit_leaves_nothing_visible_and_next_run_completes(tmp_path: P
     proc = subprocess.run([sys.executable, "-c", CRASH_SCRIPT, str(store_dir), str(doc), point],
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == -9, proc.stderr
-    assert (store_dir / "units" / "crash" / "v000002.parquet").exists()  # the orphan is really there
     store = Store(store_dir)
     assert [v.version for v in store.versions("crash")] == [1]
     counts = store.sql("SELECT (SELECT count(*) FROM nodes) AS n, (SELECT count(DISTINCT version) FROM units) AS u, "
@@ -163,31 +163,45 @@ def test_killed_commit_leaves_nothing_visible_and_next_run_completes(tmp_path: P
     assert (res.status, res.version) == ("created", 2)
     assert [n.title for n in store.tree("crash").roots] == ["Alpha", "Beta", "Gamma"]
     assert store.sql("SELECT count(*) AS n FROM nodes WHERE version = 2").to_pylist() == [{"n": 4}]
-    leftovers = list(store_dir.rglob("*.tmp"))
-    assert leftovers == []
+    assert list(store_dir.rglob("*.tmp")) == []
 
 
 # ---------------------------------------------------------------- other processes
 
 def test_catalog_opens_from_another_process_and_directory(tmp_path: Path) -> None:
+    """A plain DuckDB client (extensions loaded from their wheels) attaches the catalog file and sees the
+    views and macros, from another working directory, without being told where the data is."""
     store = Store(tmp_path / "s")
     ingest(write(tmp_path / "one.md", MD), store)
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
-    script = textwrap.dedent(f"""
-        import duckdb
-        con = duckdb.connect({str(store.catalog_path)!r}, read_only=True)
-        print(con.execute("SELECT count(*) FROM latest_nodes").fetchone()[0])
-        print(con.execute("SELECT string_agg(title, '/') FROM node_path('one', '0001')").fetchone()[0])
-    """)
-    out = subprocess.run([sys.executable, "-c", script], cwd=elsewhere, capture_output=True, text=True, timeout=60)
+    out = subprocess.run([sys.executable, "-c", CLIENT, str(store.catalog_path)], cwd=elsewhere, capture_output=True,
+                         text=True, timeout=60)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.splitlines() == ["3", "Alpha/Alpha one"]
-    # a second document committed later is visible through the same catalog without rewriting it
+    assert out.stdout.splitlines() == ["3", "Alpha/Alpha one", "1"]
+    # a second document committed later is visible to a client attached before the commit
+    con = duckdb.connect()
+    for name in ("ducklake", "sqlite_scanner"):
+        load_extension(con, name)
+    con.execute(f"ATTACH 'ducklake:sqlite:{store.catalog_path}' AS tb (READ_ONLY)")
+    assert con.execute("SELECT count(*) FROM tb.latest_trees").fetchone() == (1,)
     ingest(write(tmp_path / "two.md", MD), store)
-    con = duckdb.connect(str(store.catalog_path), read_only=True)
-    assert con.execute("SELECT count(*) FROM latest_trees").fetchone() == (2,)
+    assert con.execute("SELECT count(*) FROM tb.latest_trees").fetchone() == (2,)
     con.close()
+
+
+CLIENT = textwrap.dedent("""
+    import sys, duckdb
+    from treebuild.store.lake import load_extension
+    con = duckdb.connect()
+    for name in ("ducklake", "sqlite_scanner"):
+        load_extension(con, name)
+    con.execute(f"ATTACH 'ducklake:sqlite:{sys.argv[1]}' AS tb (READ_ONLY)")
+    con.execute("USE tb")
+    print(con.execute("SELECT count(*) FROM latest_nodes").fetchone()[0])
+    print(con.execute("SELECT string_agg(title, '/') FROM node_path('one', '0001')").fetchone()[0])
+    print(con.execute("SELECT count(*) FROM latest_trees").fetchone()[0])
+""")
 
 
 WORKER = textwrap.dedent("""
@@ -233,58 +247,44 @@ def test_round_trip_python_and_sql(tmp_path_factory: pytest.TempPathFactory, sec
         lines += ["#" * level + " " + title, "", body.strip(), ""]
     doc = write(tmp / "gen.md", "\n".join(lines))
     built = treebuild.build(doc)
-    store = Store(tmp / "store")
-    ingest(doc, store)
-    loaded = store.tree("gen")
+    store = Store(tmp_path_factory.getbasetemp() / "round-trip-store")  # one store: each example a new document
+    did = f"gen-{tmp.name}"
+    ingest(doc, store, doc_id=did)
+    loaded = store.tree(did)
     assert [(n.node_id, n.title, n.depth, n.ordinal, n.parent_id, n.start, n.end) for n in loaded.walk()] == \
         [(n.node_id, n.title, n.depth, n.ordinal, n.parent_id, n.start, n.end) for n in built.walk()]
     con = store.connect()
     for node in loaded.walk():
-        sql_text = con.execute("SELECT text FROM node_text('gen', ?)", [node.node_id]).fetchone()
+        sql_text = con.execute("SELECT text FROM node_text(?, ?)", [did, node.node_id]).fetchone()
         assert sql_text is not None and sql_text[0] == node.text()
-        sub = con.execute("SELECT count(*) FROM subtree('gen', ?)", [node.node_id]).fetchone()
+        sub = con.execute("SELECT count(*) FROM subtree(?, ?)", [did, node.node_id]).fetchone()
         assert sub == (len(list(node.walk())),)
-        path = [r[0] for r in con.execute("SELECT node_id FROM node_path('gen', ?)", [node.node_id]).fetchall()]
+        path = [r[0] for r in con.execute("SELECT node_id FROM node_path(?, ?)", [did, node.node_id]).fetchall()]
         assert path == [p.node_id for p in node.path()]
     con.close()
 
 
-def test_no_partial_version_visible_while_files_are_orphans(tmp_path: Path) -> None:
-    """An orphan nodes file (no tree row) is ignored by views and by the Python API."""
+def test_no_partial_version_visible_while_a_commit_is_open(tmp_path: Path) -> None:
+    """Rows of a commit that has inserted units and nodes but not yet committed are invisible to readers."""
     store = Store(tmp_path / "s")
     doc = write(tmp_path / "o.md", MD)
     ingest(doc, store)
-    import pyarrow as pa
-    import pyarrow.parquet as pq
+    seen: list[tuple[int, int, list[int]]] = []
 
-    folder = tmp_path / "s" / "nodes" / "o"
-    table = pq.read_table(folder / "v000001.parquet")
-    table = table.set_column(table.schema.get_field_index("version"), "version",
-                             pa.array([2] * table.num_rows, pa.int32()))
-    pq.write_table(table, folder / "v000002.parquet")
-    assert store.sql("SELECT count(*) AS n FROM read_parquet(?)", [str(folder / "*.parquet")]).to_pylist() == \
-        [{"n": 6}]
-    assert store.sql("SELECT count(*) AS n FROM nodes").to_pylist() == [{"n": 3}]
-    assert store.sql("SELECT count(*) AS n FROM latest_nodes").to_pylist() == [{"n": 3}]
-    assert [v.version for v in store.versions("o")] == [1]
-    assert ingest(doc, store, force=True).version == 2  # the orphan is overwritten by the real version 2
+    def look(point: str) -> None:
+        reader = Store(tmp_path / "s", create=False)
+        n = reader.sql("SELECT count(*) AS n FROM nodes").to_pylist()[0]["n"]
+        u = reader.sql("SELECT count(DISTINCT version) AS n FROM units").to_pylist()[0]["n"]
+        seen.append((n, u, [v.version for v in reader.versions("o")]))
+        reader.close()
+
+    store._crash_hook = look
+    assert ingest(doc, store, force=True).version == 2
+    assert seen == [(3, 1, [1])] * 3  # after units, after nodes, before commit: only version 1
     assert store.sql("SELECT count(*) AS n FROM nodes WHERE version = 2").to_pylist() == [{"n": 3}]
 
 
 # ---------------------------------------------------------------- review findings
-
-def test_killed_between_tmp_write_and_rename_leaves_no_tmp_after_next_commit(tmp_path: Path) -> None:
-    store_dir = tmp_path / "s"
-    doc = write(tmp_path / "t.md", MD)
-    proc = subprocess.run([sys.executable, "-c", CRASH_SCRIPT, str(store_dir), str(doc), "before_replace:nodes"],
-                          capture_output=True, text=True, timeout=120)
-    assert proc.returncode == -9, proc.stderr
-    assert list((store_dir / "nodes" / "t").glob("*.tmp"))  # the half-written file is really there
-    store = Store(store_dir)
-    assert store.versions("t") == [] and store.sql("SELECT count(*) AS n FROM nodes").to_pylist() == [{"n": 0}]
-    assert ingest(doc, store).version == 1
-    assert list(store_dir.rglob("*.tmp")) == []
-
 
 def test_reading_does_not_write_to_the_store(tmp_path: Path) -> None:
     import shutil
@@ -292,37 +292,46 @@ def test_reading_does_not_write_to_the_store(tmp_path: Path) -> None:
     store_dir = tmp_path / "s"
     ingest(write(tmp_path / "r.md", MD), store_dir)
     shutil.rmtree(store_dir / "locks")
-    (store_dir / "catalog.duckdb").unlink()
-    before = sorted(p.relative_to(store_dir) for p in store_dir.rglob("*"))
+    def files() -> list[tuple[Path, int]]:  # SQLite's WAL index (-shm/-wal) is how a reader shares the file
+        return sorted((p.relative_to(store_dir), p.stat().st_mtime_ns) for p in store_dir.rglob("*")
+                      if not p.name.endswith(("-shm", "-wal")))
+
+    before = files()
     reader = Store(store_dir, create=False)
     assert [d.doc_id for d in reader.documents()] == ["r"]
     assert reader.tree("r").node("0001").title == "Alpha one"
     assert reader.sql("SELECT count(*) AS n FROM latest_nodes").to_pylist() == [{"n": 3}]
-    assert sorted(p.relative_to(store_dir) for p in store_dir.rglob("*")) == before
+    reader.close()
+    assert files() == before
     with pytest.raises(StoreError, match="not a treebuild store"):
         Store(tmp_path, create=False)
 
 
-def test_corrupt_catalog_is_rewritten(tmp_path: Path) -> None:
+def test_corrupt_catalog_is_a_clear_error(tmp_path: Path) -> None:
     store_dir = tmp_path / "s"
     ingest(write(tmp_path / "c.md", MD), store_dir)
-    (store_dir / "catalog.duckdb").write_bytes(b"garbage, not a database")
-    Store(store_dir)
-    con = duckdb.connect(str(store_dir / "catalog.duckdb"), read_only=True)
-    assert con.execute("SELECT count(*) FROM latest_trees").fetchone() == (1,)
-    con.close()
+    (store_dir / "catalog.sqlite").write_bytes(b"garbage, not a database" * 100)
+    with pytest.raises(StoreError, match="catalog.sqlite: cannot open the store catalog"):
+        Store(store_dir, create=False)
 
 
-def test_store_path_with_glob_characters_is_refused(tmp_path: Path) -> None:
-    with pytest.raises(StoreError, match="glob character"):
-        Store(tmp_path / "st[ab]")
+def test_store_path_with_glob_characters_works(tmp_path: Path) -> None:
+    store = Store(tmp_path / "st[ab]*")
+    ingest(write(tmp_path / "g.md", MD), store)
+    assert [d.doc_id for d in store.documents()] == ["g"]
 
 
-def test_damaged_version_file_is_a_store_error(tmp_path: Path) -> None:
+BIG_MD = "\n".join(f"# Part {i}\n\nBody of part {i}.\n" for i in range(30))
+
+
+def test_damaged_data_file_is_a_store_error(tmp_path: Path) -> None:
     store_dir = tmp_path / "s"
-    ingest(write(tmp_path / "d.md", MD), store_dir)
-    (store_dir / "nodes" / "d" / "v000001.parquet").write_bytes(b"PAR1 broken")
-    with pytest.raises(StoreError, match="cannot read nodes of version 1 of 'd'.*ingest the document again"):
+    ingest(write(tmp_path / "d.md", BIG_MD), store_dir)  # 30 nodes: written to Parquet, not inlined
+    files = list((store_dir / "data").rglob("*.parquet"))
+    assert files
+    for f in files:
+        f.write_bytes(b"PAR1 broken")
+    with pytest.raises(StoreError, match="cannot read the store"):
         Store(store_dir).tree("d")
 
 

@@ -1,8 +1,9 @@
-"""Versioned Parquet storage with DuckDB views (see ``schemas/README.md`` for the contract)."""
+"""Versioned trees in a DuckLake (catalog + Parquet files) with DuckDB views (see ``schemas/README.md``)."""
 
 from __future__ import annotations
 
-from .catalog import CATALOG_NAME, view_sql
+from .catalog import view_sql
+from .lake import CATALOG_FILE, Location
 from .schema import NODES, SCHEMA_VERSION, TREES, UNITS
 from .store import CommitResult, DocVersion, Store, default_store_path, doc_id_for, valid_doc_id
 
@@ -14,7 +15,8 @@ __all__ = [
     "doc_id_for",
     "valid_doc_id",
     "view_sql",
-    "CATALOG_NAME",
+    "CATALOG_FILE",
+    "Location",
     "SCHEMA_VERSION",
     "TREES",
     "NODES",

@@ -1,54 +1,78 @@
-"""DuckDB views and macros over the store's Parquet files.
+"""The store's tables, views and macros, kept in its DuckLake catalog.
 
-The same SQL serves an in-memory connection (``treebuild sql``, ``Store.sql``) and the
-``catalog.duckdb`` file kept in the store, which any DuckDB client can open from any working
-directory because the views use absolute paths. Nodes and units are only visible for versions
-whose tree row exists: the tree row is the commit point.
+Tables ``trees``, ``nodes`` and ``units`` are DuckLake tables whose columns come from the Arrow
+schemas in ``schema.py``. One commit inserts into all three in one DuckLake transaction (one
+snapshot), so a reader sees a whole version or none of it. The views and macros are stored in
+the catalog too, so any DuckDB client that attaches the catalog can use them.
+
+DuckLake 1.5.5 cannot persist a macro parameter whose default is ``NULL`` (attaching fails to
+cast it back), so the optional version parameter defaults to ``0``: ``v`` omitted, ``NULL`` or
+``0`` all mean "the latest version".
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import duckdb
+import pyarrow as pa
 
-__all__ = ["view_sql", "connect", "write_catalog", "CATALOG_NAME", "CATALOG_FORMAT"]
+from .schema import SCHEMA_VERSION, TABLES
 
-CATALOG_NAME = "catalog.duckdb"
-CATALOG_FORMAT = "2"  # bump when the views change, so existing catalogs are rewritten
+__all__ = ["view_sql", "table_sql", "CATALOG_FORMAT", "install", "catalog_format"]
+
+CATALOG_FORMAT = "3"  # bump when tables, views or macros change, so a writer re-creates them on open
+
+# Per-document reads prune data files by their doc_id statistics; sorting merged files keeps that true
+# after `treebuild compact` (files cover disjoint doc_id ranges).
+SORT_KEYS = {"trees": "doc_id, version", "nodes": "doc_id, version, node_id", "units": "doc_id, version, unit_index"}
 
 
-def _q(s: str) -> str:
-    return "'" + s.replace("'", "''") + "'"
+def _duck_type(t: pa.DataType) -> str:
+    if pa.types.is_string(t):
+        return "VARCHAR"
+    if pa.types.is_int16(t):
+        return "SMALLINT"
+    if pa.types.is_int32(t):
+        return "INTEGER"
+    if pa.types.is_int64(t):
+        return "BIGINT"
+    if pa.types.is_float32(t):
+        return "FLOAT"
+    if pa.types.is_float64(t):
+        return "DOUBLE"
+    if pa.types.is_timestamp(t):
+        return "TIMESTAMPTZ" if t.tz else "TIMESTAMP"
+    if pa.types.is_map(t):
+        return f"MAP({_duck_type(t.key_type)}, {_duck_type(t.item_type)})"
+    if pa.types.is_list(t):
+        return f"{_duck_type(t.value_type)}[]"
+    raise TypeError(f"no DuckDB type for {t}")
 
 
-def view_sql(root: Path) -> str:
-    """All view and macro definitions for a store at ``root`` (absolute paths)."""
-    root = root.resolve()
+def table_sql() -> str:
+    """CREATE TABLE statements for the three tables."""
+    out = []
+    for name, schema in TABLES.items():
+        cols = ",\n  ".join(f"{f.name} {_duck_type(f.type)}" for f in schema)
+        out.append(f"CREATE TABLE IF NOT EXISTS {name} (\n  {cols}\n);")
+    return "\n".join(out)
 
-    def glob(table: str) -> str:
-        return _q(str(root / table / "*" / "*.parquet"))
 
+def view_sql() -> str:
+    """All view and macro definitions (no paths: they name the catalog's tables)."""
     return f"""
-CREATE OR REPLACE VIEW trees AS
-  SELECT * FROM read_parquet({glob('trees')}, union_by_name = true, hive_partitioning = false);
-CREATE OR REPLACE VIEW nodes AS
-  SELECT n.* FROM read_parquet({glob('nodes')}, union_by_name = true, hive_partitioning = false) n
-  SEMI JOIN trees t ON n.doc_id = t.doc_id AND n.version = t.version;
-CREATE OR REPLACE VIEW units AS
-  SELECT u.* FROM read_parquet({glob('units')}, union_by_name = true, hive_partitioning = false) u
-  SEMI JOIN trees t ON u.doc_id = t.doc_id AND u.version = t.version;
 CREATE OR REPLACE VIEW latest_trees AS
   SELECT * FROM trees QUALIFY row_number() OVER (PARTITION BY doc_id ORDER BY version DESC) = 1;
 CREATE OR REPLACE VIEW latest_nodes AS
   SELECT n.* FROM nodes n SEMI JOIN latest_trees t ON n.doc_id = t.doc_id AND n.version = t.version;
+CREATE OR REPLACE VIEW store_info AS
+  SELECT {SCHEMA_VERSION} AS schema_version, '{CATALOG_FORMAT}' AS catalog_format;
 CREATE OR REPLACE MACRO tree_version(d, v) AS
-  coalesce(v, (SELECT max(version) FROM trees WHERE doc_id = d));
-CREATE OR REPLACE MACRO subtree(d, nid, v := NULL) AS TABLE
+  coalesce(nullif(v, 0), (SELECT max(version) FROM trees WHERE doc_id = d));
+CREATE OR REPLACE MACRO subtree(d, nid, v := 0) AS TABLE
   SELECT * FROM nodes
   WHERE doc_id = d AND version = tree_version(d, v) AND (node_id = nid OR list_contains(path_ids, nid))
   ORDER BY node_id;
-CREATE OR REPLACE MACRO node_path(d, nid, v := NULL) AS TABLE
+CREATE OR REPLACE MACRO node_path(d, nid, v := 0) AS TABLE
   WITH target AS (
     SELECT path_ids FROM nodes WHERE doc_id = d AND version = tree_version(d, v) AND node_id = nid
   )
@@ -56,9 +80,11 @@ CREATE OR REPLACE MACRO node_path(d, nid, v := NULL) AS TABLE
   WHERE n.doc_id = d AND n.version = tree_version(d, v)
     AND (n.node_id = nid OR list_contains(target.path_ids, n.node_id))
   ORDER BY n.depth;
-CREATE OR REPLACE MACRO node_text(d, nid, v := NULL) AS TABLE
+CREATE OR REPLACE MACRO node_text(d, nid, v := 0) AS TABLE
   WITH n AS (
     SELECT * FROM nodes WHERE doc_id = d AND version = tree_version(d, v) AND node_id = nid
+  ), u AS (
+    SELECT unit_index, text FROM units WHERE doc_id = d AND version = tree_version(d, v)
   )
   SELECT n.doc_id, n.version, n.node_id, n.title,
          coalesce(string_agg(
@@ -69,34 +95,31 @@ CREATE OR REPLACE MACRO node_text(d, nid, v := NULL) AS TABLE
              WHEN u.unit_index = n.end_unit THEN substr(u.text, 1, n.end_char)
              ELSE u.text
            END, chr(10) ORDER BY u.unit_index), '') AS text
-  FROM n JOIN units u
-    ON u.doc_id = n.doc_id AND u.version = n.version
-   AND u.unit_index BETWEEN n.start_unit AND n.end_unit
+  FROM n JOIN u
+    ON u.unit_index BETWEEN n.start_unit AND n.end_unit
    AND NOT (u.unit_index = n.end_unit AND n.end_char = 0 AND n.end_unit > n.start_unit)
   GROUP BY n.doc_id, n.version, n.node_id, n.title;
 """
 
 
-def connect(root: Path, database: str = ":memory:", read_only: bool = False) -> duckdb.DuckDBPyConnection:
-    """A connection with the store's views defined (in memory unless ``database`` is given)."""
-    con = duckdb.connect(database, read_only=read_only)
-    if not read_only:
-        con.execute(view_sql(root))
-    return con
-
-
-def write_catalog(root: Path) -> Path:
-    """Create or refresh ``catalog.duckdb`` for a store at ``root``; returns its path."""
-    path = root / CATALOG_NAME
-    tmp = root / (CATALOG_NAME + ".tmp")
-    if tmp.exists():
-        tmp.unlink()
-    con = duckdb.connect(str(tmp))
+def catalog_format(con: duckdb.DuckDBPyConnection) -> str | None:
+    """The catalog format a store was set up with, or None for a new (or foreign) catalog."""
     try:
-        con.execute(view_sql(root))
-        con.execute("CREATE OR REPLACE TABLE treebuild_catalog AS SELECT ? AS root, ? AS format",
-                    [str(root.resolve()), CATALOG_FORMAT])
-    finally:
-        con.close()
-    tmp.replace(path)
-    return path
+        row = con.execute("SELECT catalog_format FROM store_info").fetchone()
+    except duckdb.Error:
+        return None
+    return None if row is None else str(row[0])
+
+
+def install(con: duckdb.DuckDBPyConnection) -> None:
+    """Create the tables (if missing) and (re)define views and macros, in one transaction."""
+    con.execute("BEGIN")
+    try:
+        con.execute(table_sql())
+        for name, keys in SORT_KEYS.items():
+            con.execute(f"ALTER TABLE {name} SET SORTED BY ({keys})")
+        con.execute(view_sql())
+        con.execute("COMMIT")
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise

@@ -11,7 +11,7 @@ import pyarrow as pa
 
 __all__ = ["SCHEMA_VERSION", "TREES", "NODES", "UNITS", "TABLES"]
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: DuckLake catalog + Parquet data files (1: one folder per document)
 
 _STR = pa.string()
 _MAP = pa.map_(pa.string(), pa.string())

@@ -1,58 +1,53 @@
-"""A folder of versioned, source-linked Parquet trees.
+"""Versioned trees in a DuckLake: a catalog database plus Parquet data files.
 
-Layout: ``trees/<doc_id>/v000001.parquet`` (one row), ``nodes/<doc_id>/v000001.parquet``,
-``units/<doc_id>/v000001.parquet``, zero-row ``_schema/empty.parquet`` files that pin each
-table's columns, ``locks/`` and ``catalog.duckdb``.
+A local store is one folder: ``catalog.sqlite`` (the DuckLake catalog: snapshots, file lists,
+statistics, views and macros, and small inserts inlined), ``data/main/{trees,nodes,units}/*.parquet``
+and ``locks/``. An ``s3://`` store keeps the Parquet files under the prefix and its catalog in a
+local SQLite file or a shared PostgreSQL database (see ``lake.py``).
 
-A commit writes units, then nodes, then the tree row, each to ``*.parquet.tmp`` and renamed
-into place; the tree row is the commit point, and every reader (views and the Python API)
-ignores nodes and units of versions without one. A crash at any point therefore leaves
-nothing half-visible, and the next commit of that document simply overwrites the orphans.
-Per-document file locks let several processes ingest different (or the same) documents.
+A commit inserts the units, nodes and tree row of one version in ONE DuckLake transaction (one
+snapshot): a reader sees the whole version or nothing, and a process killed at any point leaves at
+most Parquet files no snapshot references, which ``Store.gc`` removes. Versions of one document are
+serialised by a per-document lock file; on a SQLite catalog, write transactions also take a short
+store-wide lock (SQLite allows one writer; without it writers fail with "database is locked"
+instead of waiting). Conflicts the format reports are retried.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import re
+import threading
+import time
 import unicodedata
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import duckdb
 import pyarrow as pa
-import pyarrow.parquet as pq
 from filelock import FileLock
 
 from ..errors import NotFound, StoreError
 from ..model import Tree
-from .catalog import CATALOG_FORMAT, CATALOG_NAME, connect, write_catalog
+from .catalog import CATALOG_FORMAT, catalog_format, install
+from .lake import LAKE, Location, shared_lake
 from .rows import load_tree, node_rows, tree_rows, unit_rows
-from .schema import TABLES
 
 __all__ = ["Store", "DocVersion", "CommitResult", "default_store_path", "valid_doc_id", "doc_id_for"]
 
 _DOC_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$")
-_GLOB_CHARS = re.compile(r"[\[\]*?{}]")
+COMMIT_ATTEMPTS = 8  # write transactions retried after a conflict or a busy catalog, with growing waits
+RETRY_WAIT_S = 0.2
+# Words in DuckDB/DuckLake errors that mean "someone else committed first: try again".
+_RETRYABLE = ("database is locked", "conflict", "retry count", "busy")
+DEFAULT_GRACE = timedelta(hours=1)  # gc keeps files younger than this: a running commit or reader may need them
 
-
-def _fsync_dir(folder: Path) -> None:
-    """Make a rename durable: the tree row must not survive a power loss that its nodes did not."""
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
 
 
 def default_store_path() -> Path:
@@ -107,153 +102,176 @@ CrashHook = Callable[[str], None]
 
 
 class Store:
-    """Versioned trees in a local folder (default ``./treestore`` or ``$TREEBUILD_STORE``)."""
+    """Versioned trees in a local folder (default ``./treestore`` or ``$TREEBUILD_STORE``), or under an
+    ``s3://bucket/prefix`` with ``catalog=`` (or ``$TREEBUILD_CATALOG``) naming its catalog."""
 
-    def __init__(self, path: str | Path | None = None, *, create: bool = True):
-        self.root = Path(path) if path is not None else default_store_path()
-        if _GLOB_CHARS.search(str(self.root.resolve())):
-            raise StoreError("store path contains a glob character ([, ], *, ? or {)", path=str(self.root),
-                             hint="DuckDB reads the store through glob patterns; choose a folder without them")
+    def __init__(self, path: str | Path | None = None, *, create: bool = True, catalog: str | None = None,
+                 _legacy_ok: bool = False):
+        self.location = Location.parse(path if path is not None else default_store_path(), catalog)
+        self.root = self.location.root
+        self._writable = create
         self._locks: dict[str, FileLock] = {}
+        self._con: duckdb.DuckDBPyConnection | None = None
+        self._local = threading.local()
+        self._crash_hook: CrashHook | None = None
+        loc = self.location
+        if not (loc.is_remote and loc.shared_catalog):  # a folder holds the catalog file, the locks or the data
+            self._check_folder(create)
+        if not _legacy_ok and (self.root / "trees").is_dir():
+            raise StoreError("this store uses the folder layout of schema version 1", path=str(self.root),
+                             hint=f"convert it once with `treebuild migrate --store {self.root}`")
+        if not create and not loc.exists():
+            raise StoreError("not a treebuild store (no catalog)", path=str(self.root),
+                             hint="ingest a document first, or pass the right --store")
+        if create:
+            self._setup()
+        else:
+            self._connection()
+
+    def __repr__(self) -> str:
+        return f"Store({self.location.display()!r})"
+
+    # ------------------------------------------------------------------ opening
+    def _check_folder(self, create: bool) -> None:
         if not self.root.exists():
             if not create:
                 raise StoreError("store folder does not exist", path=str(self.root),
                                  hint="ingest a document first, or pass --store")
-            self.root.mkdir(parents=True, exist_ok=True)
+            try:
+                self.root.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise StoreError(f"cannot create the store folder: {exc.strerror or exc}", path=str(self.root),
+                                 hint="check permissions, or pass another --store") from exc
         elif not self.root.is_dir():
             raise StoreError("store path is not a folder", path=str(self.root))
-        self._crash_hook: CrashHook | None = None
-        if create:
-            self._init_layout()
-        elif not (self.root / "trees").is_dir():
-            raise StoreError("not a treebuild store (no trees/ folder)", path=str(self.root),
-                             hint="ingest a document first, or pass the right --store")
 
-    def __repr__(self) -> str:
-        return f"Store({str(self.root)!r})"
-
-    # ------------------------------------------------------------------ layout
-    def _init_layout(self) -> None:
+    def _setup(self) -> None:
+        """Create the catalog's tables, views and macros if missing or from an older catalog format."""
         try:
-            for name, schema in TABLES.items():
-                folder = self.root / name / "_schema"
-                folder.mkdir(parents=True, exist_ok=True)
-                empty = folder / "empty.parquet"
-                if not empty.exists():
-                    self._write_atomic(empty, schema.empty_table())
-            (self.root / "locks").mkdir(exist_ok=True)
+            if not self.location.shared_catalog:
+                (self.root / "locks").mkdir(exist_ok=True)
         except OSError as exc:
-            raise StoreError(f"cannot initialise store: {exc}", path=str(self.root),
+            raise StoreError(f"cannot initialise store: {exc.strerror or exc}", path=str(self.root),
                              hint="check permissions and free space") from exc
-        self._ensure_catalog()
+        with self._write_guard():
+            con = self._connection()
+            if catalog_format(con) == CATALOG_FORMAT:
+                return
+            self._retry(lambda: install(self._cursor()), what="set up the catalog")
 
-    def _ensure_catalog(self) -> None:
-        path = self.root / CATALOG_NAME
-        try:
-            with self._lock("_catalog"):
-                if path.exists() and self._catalog_current(path):
-                    return
-                try:
-                    write_catalog(self.root)
-                except duckdb.Error as exc:  # another client holds it open: it stays usable, refresh later
-                    if not path.exists():
-                        raise StoreError(f"cannot write {CATALOG_NAME}: {exc}", path=str(path)) from exc
-        except OSError as exc:
-            raise StoreError(f"cannot write the catalog: {exc.strerror or exc}", path=str(path),
-                             hint="the store is not writable; read it with `treebuild sql`/`show`") from exc
+    def _connection(self) -> duckdb.DuckDBPyConnection:
+        if self._con is None:
+            self._con = shared_lake(self.location, read_only=not self._writable)
+        return self._con
 
-    def _catalog_current(self, path: Path) -> bool:
-        try:
-            con = duckdb.connect(str(path), read_only=True)
-        except duckdb.Error as exc:
-            # held open by another client: leave it alone; anything else (corrupt file): rewrite it
-            return "lock" in str(exc).lower()
-        try:
-            row = con.execute("SELECT root, format FROM treebuild_catalog").fetchone()
-        except duckdb.Error:
-            return False
-        finally:
-            con.close()
-        return row is not None and row[0] == str(self.root.resolve()) and row[1] == CATALOG_FORMAT
+    def _new_cursor(self) -> duckdb.DuckDBPyConnection:
+        """A connection of its own (thread-safe) on the same database, with the store selected."""
+        cur = self._connection().cursor()
+        cur.execute(f"USE {LAKE}")
+        return cur
+
+    def _cursor(self) -> duckdb.DuckDBPyConnection:
+        """This thread's connection for the store's own reads and writes (kept: opening one costs ~10 ms)."""
+        cur: duckdb.DuckDBPyConnection | None = getattr(self._local, "cur", None)
+        if cur is None or self._local.base is not self._con:
+            cur = self._new_cursor()
+            self._local.cur, self._local.base = cur, self._con
+        return cur
+
+    def close(self) -> None:
+        """Let go of the store's connection (shared with other Store objects on the same store in this process)."""
+        self._con = None
+        self._local = threading.local()
 
     @property
     def catalog_path(self) -> Path:
-        return self.root / CATALOG_NAME
+        """The SQLite catalog file (for a PostgreSQL catalog, a path that does not exist)."""
+        return Path(self.location.catalog)
 
-    def _file(self, table: str, doc_id: str, version: int) -> Path:
-        return self.root / table / doc_id / f"v{version:06d}.parquet"
-
-    def _write_atomic(self, path: Path, table: pa.Table) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(path.name + f".{uuid.uuid4().hex[:8]}.tmp")
-        pq.write_table(table, tmp, compression="zstd")
-        with open(tmp, "rb") as fh:
-            os.fsync(fh.fileno())
-        self._crash(f"before_replace:{path.parent.parent.name}")
-        os.replace(tmp, path)
-        _fsync_dir(path.parent)
-
-    def _lock(self, name: str) -> FileLock:
-        """The lock for one document (or ``_catalog``); one re-entrant instance per name."""
+    # ------------------------------------------------------------------ locks
+    def _lock(self, name: str) -> contextlib.AbstractContextManager[Any]:
+        """The lock for one document (or ``_commit``); one re-entrant instance per name."""
+        if self.location.shared_catalog:
+            return contextlib.nullcontext()  # many machines: the format's own conflict checks (see schemas/README)
         if name not in self._locks:
+            (self.root / "locks").mkdir(exist_ok=True)
             self._locks[name] = FileLock(str(self.root / "locks" / f"{name}.lock"), timeout=3600)
         return self._locks[name]
 
-    def lock(self, doc_id: str) -> FileLock:
+    def lock(self, doc_id: str) -> contextlib.AbstractContextManager[Any]:
         """Hold while building and committing ``doc_id`` so two processes never build it twice."""
         return self._lock(valid_doc_id(doc_id))
 
-    # ------------------------------------------------------------------ reading
-    def _tree_files(self, doc_id: str | None = None) -> list[Path]:
-        base = self.root / "trees"
-        if doc_id is not None:
-            return sorted((base / doc_id).glob("v*.parquet"))
-        return sorted(p for p in base.glob("*/v*.parquet") if p.parent.name != "_schema")
+    def _write_guard(self) -> contextlib.AbstractContextManager[Any]:
+        """SQLite takes one writer at a time: queue write transactions instead of failing on a busy file."""
+        return self._lock("_commit")
 
-    def _tree_table(self, doc_id: str | None = None) -> pa.Table:
-        files = self._tree_files(doc_id)
-        if not files:
-            return TABLES["trees"].empty_table()
-        return pa.concat_tables([pq.read_table(f) for f in files], promote_options="default")
+    @contextlib.contextmanager
+    def _transaction(self) -> Iterator[duckdb.DuckDBPyConnection]:
+        """One write transaction (one DuckLake snapshot) under the write guard; rolled back on any error."""
+        with self._write_guard():
+            cur = self._cursor()
+            cur.execute("BEGIN")
+            try:
+                yield cur
+                cur.execute("COMMIT")
+            except BaseException:
+                with contextlib.suppress(duckdb.Error):
+                    cur.execute("ROLLBACK")
+                raise
+
+    def _retry(self, fn: Callable[[], Any], *, what: str) -> Any:
+        for attempt in range(COMMIT_ATTEMPTS):
+            try:
+                return fn()
+            except duckdb.Error as exc:
+                text = str(exc).lower()
+                if attempt + 1 < COMMIT_ATTEMPTS and any(w in text for w in _RETRYABLE):
+                    time.sleep(RETRY_WAIT_S * (1.5 ** attempt))
+                    continue
+                raise StoreError(f"cannot {what}: {str(exc).splitlines()[0]}", path=self.location.display(),
+                                 hint="nothing partial is visible; run the command again") from exc
+        raise AssertionError("unreachable")
+
+    # ------------------------------------------------------------------ reading
+    def _rows(self, query: str, params: list[Any] | None = None) -> pa.Table:
+        cur = self._cursor()
+        try:
+            return cur.execute(query, params or []).to_arrow_table()
+        except duckdb.Error as exc:
+            raise StoreError(f"cannot read the store: {str(exc).splitlines()[0]}", path=self.location.display(),
+                             hint="a data file may be missing or damaged; see `treebuild gc --help`") from exc
 
     def versions(self, doc_id: str) -> list[DocVersion]:
         """Committed versions of one document, oldest first."""
-        rows = self._tree_table(doc_id).to_pylist()
-        out = [DocVersion(r["doc_id"], r["version"], r["sha256"], r["settings_hash"], r["created_at"],
-                          r["source_name"], r["node_count"], r["method"]) for r in rows]
-        return sorted(out, key=lambda v: v.version)
+        rows = self._rows(f"SELECT {_DOC_VERSION_COLS} FROM trees WHERE doc_id = ? ORDER BY version", [doc_id])
+        return [_doc_version(r) for r in rows.to_pylist()]
 
-    def documents(self) -> list[DocVersion]:
-        """The latest version of every document, by doc_id."""
-        latest: dict[str, DocVersion] = {}
-        for r in self._tree_table().to_pylist():
-            v = DocVersion(r["doc_id"], r["version"], r["sha256"], r["settings_hash"], r["created_at"],
-                           r["source_name"], r["node_count"], r["method"])
-            if v.doc_id not in latest or v.version > latest[v.doc_id].version:
-                latest[v.doc_id] = v
-        return [latest[k] for k in sorted(latest)]
+    def documents(self, *, limit: int | None = None, offset: int = 0) -> list[DocVersion]:
+        """The latest version of every document, by doc_id (``limit``/``offset`` page through them)."""
+        page = f" LIMIT {int(limit)} OFFSET {int(offset)}" if limit is not None else ""
+        rows = self._rows(f"SELECT {_DOC_VERSION_COLS} FROM latest_trees ORDER BY doc_id{page}")
+        return [_doc_version(r) for r in rows.to_pylist()]
 
     def tree(self, doc_id: str, version: int | None = None) -> Tree:
         """Load a stored tree (latest version unless ``version`` is given)."""
         versions = self.versions(doc_id)
         if not versions:
-            raise NotFound(f"no document {doc_id!r} in store", path=str(self.root),
-                           hint="list documents with `treebuild sql \"SELECT doc_id FROM latest_trees\"`")
+            raise NotFound(f"no document {doc_id!r} in store", path=self.location.display(),
+                           hint="list documents with `treebuild list`")
         if version is None:
             version = versions[-1].version
         elif version not in {v.version for v in versions}:
-            raise NotFound(f"document {doc_id!r} has no version {version}", path=str(self.root),
+            raise NotFound(f"document {doc_id!r} has no version {version}", path=self.location.display(),
                            hint=f"versions: {', '.join(str(v.version) for v in versions)}")
-        tables = {}
-        for name in ("trees", "nodes", "units"):
-            path = self._file(name, doc_id, version)
-            try:
-                tables[name] = pq.read_table(path)
-            except (OSError, pa.ArrowException) as exc:
-                raise StoreError(f"cannot read {name} of version {version} of {doc_id!r}: {exc}", path=str(path),
-                                 hint="the file is damaged or missing; ingest the document again with --force") from exc
-        row = tables["trees"].to_pylist()[0]
-        nodes, units = tables["nodes"], tables["units"]
+        key = [doc_id, version]
+        row = self._rows("SELECT * FROM trees WHERE doc_id = ? AND version = ?", key).to_pylist()[0]
+        nodes = self._rows("SELECT * FROM nodes WHERE doc_id = ? AND version = ? ORDER BY node_id", key)
+        units = self._rows("SELECT * FROM units WHERE doc_id = ? AND version = ? ORDER BY unit_index", key)
+        if nodes.num_rows != row["node_count"] or units.num_rows != row["unit_count"]:
+            raise StoreError(f"version {version} of {doc_id!r} is incomplete ({nodes.num_rows}/{row['node_count']} "
+                             f"nodes, {units.num_rows}/{row['unit_count']} units)", path=self.location.display(),
+                             hint="ingest the document again with --force")
         return load_tree(row, nodes, units)
 
     def find_version(self, doc_id: str, sha256: str, settings_hash: str) -> DocVersion | None:
@@ -265,65 +283,179 @@ class Store:
     def summaries(self, doc_id: str) -> dict[str, str]:
         """``summary_key -> summary`` (and description keys) from every stored version of a document."""
         out: dict[str, str] = {}
-        trees = self._tree_table(doc_id)
-        if "description_key" in trees.column_names:
-            for key, text in zip(trees["description_key"].to_pylist(), trees["description"].to_pylist(),
-                                 strict=True):
+        trees = self._rows("SELECT description_key, description FROM trees WHERE doc_id = ? ORDER BY version",
+                           [doc_id])
+        nodes = self._rows("SELECT summary_key, summary FROM nodes WHERE doc_id = ? ORDER BY version", [doc_id])
+        for table, key_col, text_col in [(trees, "description_key", "description"),
+                                         (nodes, "summary_key", "summary")]:
+            for key, text in zip(table[key_col].to_pylist(), table[text_col].to_pylist(), strict=True):
                 if key and text:
                     out[key] = text
-        for v in self.versions(doc_id):
-            path = self._file("nodes", doc_id, v.version)
-            table = pq.read_table(path, columns=["summary_key", "summary"])
-            for key, summary in zip(table["summary_key"].to_pylist(), table["summary"].to_pylist(), strict=True):
-                if key and summary:
-                    out[key] = summary
         return out
 
     # ------------------------------------------------------------------ writing
     def commit(self, tree: Tree, *, doc_id: str, settings_hash: str, force: bool = False) -> CommitResult:
         """Store ``tree`` as the next version of ``doc_id`` unless identical bytes+settings exist."""
         valid_doc_id(doc_id)
+        self._require_writable()
         with self._lock(doc_id):
-            existing = self.find_version(doc_id, tree.doc.sha256, settings_hash)
-            if existing is not None and not force:
-                return CommitResult(doc_id, existing.version, created=False)
-            versions = self.versions(doc_id)
-            version = (versions[-1].version if versions else 0) + 1
+            version, created = self._retry(lambda: self._commit_once(tree, doc_id, settings_hash, force),
+                                           what=f"commit {doc_id!r}")
+            return CommitResult(doc_id, version, created=created)
+
+    def _commit_once(self, tree: Tree, doc_id: str, settings_hash: str, force: bool) -> tuple[int, bool]:
+        with self._transaction() as cur:
+            row = cur.execute("SELECT coalesce(max(version), 0), max(version) FILTER (WHERE sha256 = ? AND "
+                              "settings_hash = ?) FROM trees WHERE doc_id = ?",
+                              [tree.doc.sha256, settings_hash, doc_id]).fetchone()
+            latest, same = (int(row[0]), row[1]) if row else (0, None)
+            if same is not None and not force:
+                return int(same), False  # committing a transaction that wrote nothing makes no snapshot
+            version = latest + 1
             load_id = uuid.uuid4().hex
-            now = datetime.now(UTC)
             tree.doc_id, tree.version = doc_id, version
-            try:
-                self._write_atomic(self._file("units", doc_id, version),
-                                   unit_rows(tree, doc_id=doc_id, version=version, load_id=load_id))
-                self._crash("after_units")
-                self._write_atomic(self._file("nodes", doc_id, version),
-                                   node_rows(tree, doc_id=doc_id, version=version, load_id=load_id))
-                self._crash("after_nodes")
-                self._write_atomic(self._file("trees", doc_id, version),
-                                   tree_rows(tree, doc_id=doc_id, version=version, load_id=load_id,
-                                             created_at=now, settings_hash=settings_hash))
-            except OSError as exc:
-                raise StoreError(f"cannot write version {version} of {doc_id!r}: {exc}", path=str(self.root),
-                                 hint="check free space and permissions; nothing partial is visible") from exc
-            self._clean_tmp(doc_id)
-            return CommitResult(doc_id, version, created=True)
+            self._insert(cur, "units", unit_rows(tree, doc_id=doc_id, version=version, load_id=load_id))
+            self._crash("after_units")
+            self._insert(cur, "nodes", node_rows(tree, doc_id=doc_id, version=version, load_id=load_id))
+            self._crash("after_nodes")
+            self._insert(cur, "trees", tree_rows(tree, doc_id=doc_id, version=version, load_id=load_id,
+                                                 created_at=datetime.now(UTC), settings_hash=settings_hash))
+            self._crash("before_commit")
+        return version, True
+
+    @staticmethod
+    def _insert(cur: duckdb.DuckDBPyConnection, table: str, rows: pa.Table) -> None:
+        name = f"_new_{table}"
+        cur.register(name, rows)
+        try:
+            cur.execute(f"INSERT INTO {table} BY NAME SELECT * FROM {name}")
+        finally:
+            cur.unregister(name)
+
+    def insert_versions(self, trees: pa.Table, nodes: pa.Table, units: pa.Table) -> None:
+        """Insert already-formed rows of whole versions in one transaction (used by ``migrate``).
+
+        The caller guarantees that every (doc_id, version) is complete and new.
+        """
+        self._require_writable()
+
+        def run() -> None:
+            with self._transaction() as cur:
+                for name, rows in (("units", units), ("nodes", nodes), ("trees", trees)):
+                    self._insert(cur, name, rows)
+
+        self._retry(run, what="insert versions")
+
+    def _require_writable(self) -> None:
+        if not self._writable:
+            raise StoreError("the store was opened read-only", path=self.location.display())
 
     def _crash(self, point: str) -> None:
         if self._crash_hook is not None:
             self._crash_hook(point)
 
-    def _clean_tmp(self, doc_id: str) -> None:
-        for table in TABLES:
-            for tmp in (self.root / table / doc_id).glob("*.tmp"):
-                try:
-                    tmp.unlink()
-                except OSError:
-                    pass
+    def verify(self) -> list[str]:
+        """Problems a reader could see: a version with missing or extra nodes or units, rows of a version
+        without a tree row, or a version number used twice. An empty list means every version is whole."""
+        rows = self._rows("""
+            WITH n AS (SELECT doc_id, version, count(*) AS c FROM nodes GROUP BY ALL),
+                 u AS (SELECT doc_id, version, count(*) AS c FROM units GROUP BY ALL),
+                 t AS (SELECT doc_id, version, any_value(node_count) AS nodes, any_value(unit_count) AS units,
+                              count(*) AS rows FROM trees GROUP BY ALL)
+            SELECT doc_id, version, t.rows, t.nodes, coalesce(n.c, 0) AS n, t.units, coalesce(u.c, 0) AS u
+            FROM t FULL JOIN n USING (doc_id, version) FULL JOIN u USING (doc_id, version)
+            WHERE t.rows IS DISTINCT FROM 1 OR t.nodes IS DISTINCT FROM coalesce(n.c, 0)
+               OR t.units IS DISTINCT FROM coalesce(u.c, 0)
+            ORDER BY doc_id, version""")
+        out = []
+        for r in rows.to_pylist():
+            what = f"{r['doc_id']} v{r['version']}"
+            if not r["rows"]:
+                out.append(f"{what}: {r['n']} nodes and {r['u']} units without a tree row")
+            elif r["rows"] > 1:
+                out.append(f"{what}: {r['rows']} tree rows")
+            else:
+                out.append(f"{what}: {r['n']}/{r['nodes']} nodes, {r['u']}/{r['units']} units")
+        return out
+
+    # ------------------------------------------------------------------ maintenance
+    def compact(self) -> dict[str, int]:
+        """Merge small data files (and flush rows inlined in the catalog) into larger, doc_id-sorted files.
+
+        Readers and writers may run meanwhile; the replaced files are removed by :meth:`gc` once no
+        snapshot needs them. Returns data-file counts before and after.
+        """
+        self._require_writable()
+        before = self._file_count()
+
+        def run() -> None:
+            with self._write_guard():
+                cur = self._cursor()
+                cur.execute(f"CALL ducklake_flush_inlined_data('{LAKE}')")
+                cur.execute(f"CALL ducklake_merge_adjacent_files('{LAKE}')")
+
+        self._retry(run, what="compact the store")
+        return {"files_before": before, "files_after": self._file_count()}
+
+    def gc(self, *, keep_versions: int | None = None, grace: timedelta = DEFAULT_GRACE) -> dict[str, int]:
+        """Apply retention and remove files no snapshot needs.
+
+        ``keep_versions=N`` deletes every version of a document but its N newest (the latest is always
+        kept). Snapshots older than ``grace`` are expired, the files only they referenced are deleted,
+        and files no snapshot ever referenced (left by killed commits) are deleted once older than
+        ``grace``, so a commit or a reader that is still running keeps what it uses.
+        """
+        self._require_writable()
+        if keep_versions is not None and keep_versions < 1:
+            raise StoreError("--keep-versions must be at least 1: the latest version is always kept")
+        out = {"versions_deleted": 0, "files_deleted": 0}
+        if keep_versions is not None:
+            out["versions_deleted"] = self._retry(lambda: self._apply_retention(keep_versions),
+                                                  what="apply retention")
+        files_before = self._disk_files()
+        cutoff = datetime.now(UTC) - grace
+        ts = f"TIMESTAMPTZ '{cutoff.isoformat()}'"
+
+        def run() -> None:
+            with self._write_guard():
+                cur = self._cursor()
+                cur.execute(f"CALL ducklake_expire_snapshots('{LAKE}', older_than => {ts})")
+                cur.execute(f"CALL ducklake_cleanup_old_files('{LAKE}', older_than => {ts})")
+                cur.execute(f"CALL ducklake_delete_orphaned_files('{LAKE}', older_than => {ts})")
+
+        self._retry(run, what="collect garbage")
+        if files_before >= 0:
+            out["files_deleted"] = max(0, files_before - self._disk_files())
+        return out
+
+    def _apply_retention(self, keep: int) -> int:
+        with self._transaction() as cur:
+            cur.execute("CREATE OR REPLACE TEMP TABLE _old AS SELECT doc_id, version FROM trees "
+                        "QUALIFY row_number() OVER (PARTITION BY doc_id ORDER BY version DESC) > ?", [keep])
+            row = cur.execute("SELECT count(*) FROM _old").fetchone()
+            n = int(row[0]) if row else 0
+            if n:
+                for table in ("trees", "nodes", "units"):  # one snapshot: a version disappears whole
+                    cur.execute(f"DELETE FROM {table} WHERE (doc_id, version) IN (SELECT doc_id, version FROM _old)")
+            cur.execute("DROP TABLE _old")
+        return n
+
+    def _file_count(self) -> int:
+        row = self._rows(f"SELECT count(*) AS n FROM ducklake_list_files('{LAKE}', 'trees') UNION ALL "
+                         f"SELECT count(*) FROM ducklake_list_files('{LAKE}', 'nodes') UNION ALL "
+                         f"SELECT count(*) FROM ducklake_list_files('{LAKE}', 'units')")
+        return int(sum(row["n"].to_pylist()))
+
+    def _disk_files(self) -> int:
+        """Parquet files under a local data folder (-1 for object storage)."""
+        if self.location.is_remote:
+            return -1
+        return sum(1 for _ in Path(self.location.data).rglob("*.parquet"))
 
     # ------------------------------------------------------------------ SQL
     def connect(self) -> duckdb.DuckDBPyConnection:
-        """An in-memory DuckDB connection with the store's views and macros."""
-        return connect(self.root)
+        """A DuckDB connection with the store attached (as ``tb``) and selected: its tables, views and macros."""
+        return self._new_cursor()
 
     def sql(self, query: str, params: list[Any] | None = None) -> pa.Table:
         """Run SQL against the store's views; returns an Arrow table."""
@@ -332,3 +464,14 @@ class Store:
             return con.sql(query, params=params or None).to_arrow_table()
         finally:
             con.close()
+
+
+_DOC_VERSION_COLS = "doc_id, version, sha256, settings_hash, created_at, source_name, node_count, method"
+
+
+def _doc_version(r: dict[str, Any]) -> DocVersion:
+    created = r["created_at"]
+    if isinstance(created, datetime):
+        created = created.astimezone(UTC)
+    return DocVersion(r["doc_id"], r["version"], r["sha256"], r["settings_hash"], created, r["source_name"],
+                      r["node_count"], r["method"])
