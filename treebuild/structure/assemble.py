@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..model import Mark, Node, Pos, SourceDoc
 
-__all__ = ["assemble", "PREFACE_TITLE", "number_nodes", "set_pages"]
+__all__ = ["assemble", "attach", "PREFACE_TITLE", "number_nodes", "set_pages"]
 
 PREFACE_TITLE = "Preface"
 
@@ -24,7 +24,6 @@ def assemble(doc: SourceDoc, marks: list[Mark], *, preface: bool = True) -> tupl
     """
     end = doc.end()
     roots: list[Node] = []
-    stack: list[tuple[int, Node]] = []  # (mark level, node)
     starts, clamped = _forward_starts([min(m.pos, end) for m in marks], end)
     if marks and preface:
         first = starts[0]
@@ -32,18 +31,7 @@ def assemble(doc: SourceDoc, marks: list[Mark], *, preface: bool = True) -> tupl
             node = Node(node_id="", title=PREFACE_TITLE, depth=1, ordinal=0, start=Pos(0, 0),
                         end=first, origin="preface", _doc=doc)
             roots.append(node)
-    for mark, pos in zip(marks, starts, strict=True):
-        while stack and stack[-1][0] >= mark.level:
-            stack.pop()
-        parent = stack[-1][1] if stack else None
-        siblings = parent.children if parent is not None else roots
-        node = Node(
-            node_id="", title=mark.title, depth=len(stack) + 1, ordinal=len(siblings),
-            start=pos, end=end, origin=mark.origin, confidence=mark.confidence,
-            parent=parent, _doc=doc,
-        )
-        siblings.append(node)
-        stack.append((mark.level, node))
+    _grow(doc, marks, starts, end, None, roots)
     if not marks:
         roots.append(Node(node_id="", title=doc.display_title, depth=1, ordinal=0,
                           start=Pos(0, 0), end=end, origin="single", _doc=doc))
@@ -51,6 +39,32 @@ def assemble(doc: SourceDoc, marks: list[Mark], *, preface: bool = True) -> tupl
     number_nodes(roots)
     set_pages(doc, roots)
     return roots, clamped
+
+
+def attach(doc: SourceDoc, parent: Node, marks: list[Mark]) -> None:
+    """Nest ``marks`` (inside ``parent``'s span, in order) under ``parent`` by the same rules as
+    :func:`assemble`: subdivision proposes marks inside a span and reuses this builder."""
+    starts, _ = _forward_starts([min(m.pos, parent.end) for m in marks], parent.end)
+    _grow(doc, marks, starts, parent.end, parent, parent.children)
+    _set_ends(parent.children, parent.end)
+
+
+def _grow(doc: SourceDoc, marks: list[Mark], starts: list[Pos], end: Pos, parent: Node | None,
+          top: list[Node]) -> None:
+    """Nodes for ``marks`` nested by level below ``parent`` (``top`` holds its children)."""
+    stack: list[tuple[int, Node]] = []  # (mark level, node)
+    for mark, pos in zip(marks, starts, strict=True):
+        while stack and stack[-1][0] >= mark.level:
+            stack.pop()
+        owner = stack[-1][1] if stack else parent
+        siblings = owner.children if owner is not None else top
+        node = Node(
+            node_id="", title=mark.title, depth=owner.depth + 1 if owner is not None else 1,
+            ordinal=len(siblings), start=pos, end=end, origin=mark.origin, confidence=mark.confidence,
+            parent=owner, _doc=doc,
+        )
+        siblings.append(node)
+        stack.append((mark.level, node))
 
 
 def _set_ends(siblings: list[Node], end: Pos) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..model import Line, SourceDoc
+from ...model import Line, SourceDoc
 
 __all__ = ["SecHeading", "sec_headings", "is_filing", "item_order", "PART_LEVEL", "ITEM_LEVEL", "END_TITLES"]
 
