@@ -26,7 +26,7 @@ from .furniture import furniture, is_page_number
 from .numbering import NUMBER_WORDS, Numbering, common_prefix, is_label, parse_numbering, strip_dates, strip_numbering
 
 __all__ = ["Heading", "HeadingScan", "StyleKey", "scan_headings", "heading_marks", "to_marks", "toc_like_pages",
-           "body_text_like", "MAX_LEVEL"]
+           "body_text_like", "code_like", "MAX_LEVEL"]
 
 MAX_LEVEL = 6
 MAX_ROWS = 3  # a heading wraps onto at most this many lines (one more when it is large)
@@ -63,6 +63,12 @@ _ITEM_LINE = re.compile(r"^(?:item|part)\s+[0-9ivx]{1,4}[a-c]?\b", re.IGNORECASE
 _DANGLING = re.compile(r"(?:[;,]|\b(?:and|or|nor|but|the|of|to|in|by|for|with|that|which))$", re.IGNORECASE)
 _SENTENCE_BREAK = re.compile(r"(?<![.\w])(?!(?i:inc|no|nos|co|corp|ltd|mr|ms|mrs|dr|st|jr|sr|vs)[.;])"
                              r"[\w)\u201d\"']+[.;] +[A-Z\u201c\"]")
+_CODE = re.compile(r"^[\\@{\[\u27e8<]|[\u27e8\u27e9=@]")
+"""An API entry, not a section: it opens with a TeX macro, a brace, bracket or angle bracket, holds
+angle brackets, ``key=value`` or an e-mail address. Manuals set thousands of these in bold; a title
+that merely names ``{aligned}`` or ``Function add()`` stays."""
+_WORD = re.compile(r"[^\W\d_]{3,}")
+"""A heading holds at least one word of three letters (not display maths such as ``X Y``)."""
 _LIST_LABEL = re.compile(r"^(?:\(?[0-9]{1,3}(?:\.[0-9]{1,3})*[.)]?|\(?[a-z]{1,2}\)|\(?[ivxlc]{1,6}\)|[A-Za-z][.)])\s+",
                          re.IGNORECASE)
 
@@ -295,11 +301,19 @@ def _heading_text(text: str) -> bool:
         return False
     if text[-1] in ",;:" or (text.endswith(".") and len(words) > 9):
         return False
+    if not _WORD.search(text) or code_like(text):
+        return False
     if is_page_number(text) or (text[0] in "•●▪◦*–—-" and len(words) > 1):
         return False
     if _CAPTION.match(text) or _DATE_TEXT.match(text) or _LEADER.search(text) or _CONTINUED.search(text):
         return False
     return True
+
+
+def code_like(text: str) -> bool:
+    """An API entry (``\\karnaughmap[<key=value>]{<entries>}``), not a section title."""
+    numbering = parse_numbering(text)
+    return bool(_CODE.search(numbering.rest if numbering is not None and numbering.rest else text))
 
 
 def _prominent(row: _Row, body: _Body) -> bool:

@@ -1,0 +1,36 @@
+"""Failure classes of structure detection (issue 8), each on a PDF generated in the test: API
+entries in manuals, running section headers, letter-spaced headings, a document's own preface."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from structgen import LOREM, Writer
+
+from treebuild.model import Node
+from treebuild.readers import read
+from treebuild.settings import BuildSettings
+from treebuild.structure import build_nodes
+
+DETECT = BuildSettings(ignore_outline=True, subdivide=False)
+
+
+def _titles(roots: list[Node]) -> list[tuple[str, int]]:
+    return [(n.title, n.depth) for r in roots for n in r.walk() if n.origin != "preface"]
+
+
+def test_api_entries_of_a_manual_are_not_sections(tmp_path: Path) -> None:
+    """A package manual sets every macro it documents in bold above its description; the macros
+    are entries of a reference list, not sections (they used to outnumber the sections 3 to 1)."""
+    w = Writer(header=None)
+    sections = ["1 Introduction", "2 Usage", "3 Keys", "4 Styles"]
+    entries = [r"\karnaughmap[<key=value>]{<entries>}", r"\kmapcolorfield{<map size>}{<field>}",
+               "omitzeros=<true/false>", "{kmapstyle} environment", "@kmap@internal"]
+    for s in sections:
+        w.heading(s, size=16)
+        w.para(LOREM)
+        for e in entries:
+            w.heading(e, size=11, space=4)
+            w.para(LOREM)
+    roots, _ = build_nodes(read(w.save(tmp_path / "manual.pdf")), DETECT)
+    assert _titles(roots) == [(s, 1) for s in sections]
