@@ -34,3 +34,19 @@ def test_api_entries_of_a_manual_are_not_sections(tmp_path: Path) -> None:
             w.para(LOREM)
     roots, _ = build_nodes(read(w.save(tmp_path / "manual.pdf")), DETECT)
     assert _titles(roots) == [(s, 1) for s in sections]
+
+
+def test_a_document_with_its_own_preface_gets_no_second_one(tmp_path: Path) -> None:
+    """Text before the first section goes into a generated node; it is not titled "Preface" when the
+    document has its own Preface (two nodes of that name used to confuse a reader)."""
+    w = Writer(header=None)
+    w.para("The Widget Handbook, second edition, published by the Widget Society for its members.")
+    w.new_page()
+    for title in ("Preface", "1 Getting Started", "2 Assembly", "3 Maintenance"):
+        w.heading(title, size=16)
+        w.paras(2)
+    roots, _ = build_nodes(read(w.save(tmp_path / "handbook.pdf")), DETECT)
+    titles = [r.title for r in roots]
+    assert titles.count("Preface") == 1
+    assert roots[0].origin == "preface" and roots[0].title == "Front matter"
+    assert titles[1:] == ["Preface", "1 Getting Started", "2 Assembly", "3 Maintenance"]

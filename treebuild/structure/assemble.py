@@ -9,9 +9,12 @@ from __future__ import annotations
 
 from ..model import Mark, Node, Pos, SourceDoc
 
-__all__ = ["assemble", "attach", "PREFACE_TITLE", "number_nodes", "set_pages"]
+__all__ = ["assemble", "attach", "PREFACE_TITLE", "FRONT_MATTER_TITLE", "number_nodes", "set_pages"]
 
 PREFACE_TITLE = "Preface"
+"""Title of the node that holds the text before the first section."""
+FRONT_MATTER_TITLE = "Front matter"
+"""... when the document has a section of its own titled like that node (no two "Preface" nodes)."""
 
 
 def assemble(doc: SourceDoc, marks: list[Mark], *, preface: bool = True) -> tuple[list[Node], int]:
@@ -28,7 +31,7 @@ def assemble(doc: SourceDoc, marks: list[Mark], *, preface: bool = True) -> tupl
     if marks and preface:
         first = starts[0]
         if first > Pos(0, 0) and doc.span_text(Pos(0, 0), first).strip():
-            node = Node(node_id="", title=PREFACE_TITLE, depth=1, ordinal=0, start=Pos(0, 0),
+            node = Node(node_id="", title=_preface_title(marks), depth=1, ordinal=0, start=Pos(0, 0),
                         end=first, origin="preface", _doc=doc)
             roots.append(node)
     _grow(doc, marks, starts, end, None, roots)
@@ -39,6 +42,11 @@ def assemble(doc: SourceDoc, marks: list[Mark], *, preface: bool = True) -> tupl
     number_nodes(roots)
     set_pages(doc, roots)
     return roots, clamped
+
+
+def _preface_title(marks: list[Mark]) -> str:
+    own = {" ".join(m.title.casefold().split()).strip(" .:") for m in marks if m.level == min(x.level for x in marks)}
+    return FRONT_MATTER_TITLE if PREFACE_TITLE.casefold() in own else PREFACE_TITLE
 
 
 def attach(doc: SourceDoc, parent: Node, marks: list[Mark]) -> None:
