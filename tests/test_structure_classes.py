@@ -50,3 +50,34 @@ def test_a_document_with_its_own_preface_gets_no_second_one(tmp_path: Path) -> N
     assert titles.count("Preface") == 1
     assert roots[0].origin == "preface" and roots[0].title == "Front matter"
     assert titles[1:] == ["Preface", "1 Getting Started", "2 Assembly", "3 Maintenance"]
+
+
+def _tracked(w: Writer, text: str, size: float = 12.0, track: float = 1.5, wide: int | None = None) -> int:
+    """A bold heading set letter by letter with ``track`` points between letters, one gap (before
+    letter ``wide``) a point wider, as letter-spaced headings come out of layout programs."""
+    import pymupdf
+
+    if w.y + size * 3 > 720:
+        w.new_page()
+    w.y += 10
+    assert w.page is not None
+    x = 72.0
+    for k, ch in enumerate(text):
+        if ch != " ":
+            w.page.insert_text((x, w.y + size), ch, fontsize=size, fontname="hebo")
+        x += pymupdf.get_text_length(ch, fontname="hebo", fontsize=size) + track + (1.0 if k + 1 == wide else 0.0)
+    w.y += size * 1.25 + 4
+    return w.page_number
+
+
+def test_letter_spaced_headings_are_read_as_words(tmp_path: Path) -> None:
+    """``OVERVI EW``, ``Incom e``: the text layer splits letter-spaced headings where a gap passes the
+    extractor's threshold; the heading titles are re-joined from the glyph positions."""
+    w = Writer(header=None)
+    for text, wide in (("OVERVIEW", 6), ("Income Taxes", 5), ("RISK FACTORS", 3)):
+        _tracked(w, text, wide=wide)
+        w.paras(3)
+    doc = read(w.save(tmp_path / "spaced.pdf"))
+    assert "OVERVI EW" in doc.units[0].text  # the page text keeps what the text layer says
+    roots, _ = build_nodes(doc, DETECT)
+    assert [t for t, _ in _titles(roots)] == ["OVERVIEW", "Income Taxes", "RISK FACTORS"]
