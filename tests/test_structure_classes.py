@@ -81,3 +81,34 @@ def test_letter_spaced_headings_are_read_as_words(tmp_path: Path) -> None:
     assert "OVERVI EW" in doc.units[0].text  # the page text keeps what the text layer says
     roots, _ = build_nodes(doc, DETECT)
     assert [t for t, _ in _titles(roots)] == ["OVERVIEW", "Income Taxes", "RISK FACTORS"]
+
+
+def test_running_section_headers_are_not_headings(tmp_path: Path) -> None:
+    """A 10-K that prints its current Part and Item atop every page of the Item ("PART I | Item 1A"):
+    the running header is page furniture, so each Item starts at its own heading and holds its text
+    (it used to become a second "Item 1A" section of a few characters, or a duplicated Part)."""
+    w = Writer(header=None)
+    w.heading("UNITED STATES SECURITIES AND EXCHANGE COMMISSION", size=14)
+    w.heading("FORM 10-K", size=16)
+    w.para("Annual report pursuant to Section 13 of the Securities Exchange Act of 1934.")
+    pages: dict[str, int] = {}
+    items = [("PART I", "Item 1.", "Business"), ("PART I", "Item 1A.", "Risk Factors"),
+             ("PART I", "Item 2.", "Properties"), ("PART II", "Item 5.", "Market for Common Equity"),
+             ("PART II", "Item 7.", "Management's Discussion and Analysis")]
+    part = ""
+    for p, label, title in items:
+        w.header = f"{p} | {label.rstrip('.')}"
+        w.new_page()
+        if p != part:
+            pages[p] = w.heading(p, size=12)
+            part = p
+        pages[label] = w.heading(f"{label} {title}", size=11)
+        w.fill_pages(3)
+    roots, _ = build_nodes(read(w.save(tmp_path / "tenk.pdf")), DETECT)
+    got = [(n.title, n.depth, n.start_page) for r in roots for n in r.walk() if n.origin != "preface"]
+    assert [(t, d) for t, d, _ in got] == [("PART I", 1), ("Item 1. Business", 2), ("Item 1A. Risk Factors", 2),
+                                           ("Item 2. Properties", 2), ("PART II", 1),
+                                           ("Item 5. Market for Common Equity", 2),
+                                           ("Item 7. Management's Discussion and Analysis", 2)]
+    assert [p for _, _, p in got] == [pages["PART I"], pages["Item 1."], pages["Item 1A."], pages["Item 2."],
+                                      pages["PART II"], pages["Item 5."], pages["Item 7."]]

@@ -25,6 +25,9 @@ EXACT_SHARE = 0.04
 MASKED_SHARE = 0.25
 """... or with digits masked on this share (``Page 12``): numbered headings like ``Item 7.`` that
 happen to open a few pages at the same height must survive."""
+RUNNING_SECTION = 3
+"""A numbered line (``PART I | Item 1A``) repeated verbatim at the same height on this many pages is a
+running section header, however short its section: a heading is printed once."""
 SLOT_SHARE = 0.25
 """A height near the top or bottom where furniture sits on this share of the pages is a furniture slot:
 any text that recurs there twice (a running section title on facing pages) is furniture too."""
@@ -81,7 +84,8 @@ def furniture(doc: SourceDoc, pages: range | None = None) -> tuple[set[tuple[int
         line = doc.lines(u)[j]
         numbered_top = line.y0 < (doc.units[u].height or 792.0) * 0.5 \
             and (parse_numbering(line.text) is not None or is_label(line.text))
-        if numbered_top and _count(seen, exact) < n * MASKED_SHARE:
+        if numbered_top and _count(seen, exact) < n * MASKED_SHARE and not (
+                _count(seen, exact) >= RUNNING_SECTION and parse_numbering(line.text) is not None):
             continue  # "CHAPTER" over every chapter title, "Exhibit 2.3.59-7" opening many pages
         if _count(seen, exact) >= need_exact or (not numbered_top and _count(seen, masked) >= need_masked):
             out.add((u, j))
