@@ -13,6 +13,7 @@ from collections import defaultdict
 
 from ..model import Line, SourceDoc
 from .numbering import is_label, parse_numbering
+from .patterns import is_page_number
 
 __all__ = ["furniture", "is_page_number", "BAND", "SLOT_SHARE"]
 
@@ -33,18 +34,6 @@ SLOT_SHARE = 0.25
 any text that recurs there twice (a running section title on facing pages) is furniture too."""
 
 _DIGITS = re.compile(r"\d+")
-_PAGE_NUMBER = re.compile(
-    r"^(?:page\s+)?(?:[-\u2013\u2014]\s*)?(?:\d{1,4}|[ivxlcdm]{1,7}|[A-Z]{1,2}-\d{1,3})(?:\s*[-\u2013\u2014])?"
-    r"(?:\s*(?:of|/)\s*\d{1,4})?$",
-    re.IGNORECASE,
-)
-
-
-def is_page_number(text: str) -> bool:
-    """``12``, ``xiv``, ``Page 3 of 40``, ``- 7 -``, ``F-3``."""
-    return bool(_PAGE_NUMBER.match(text.strip()))
-
-
 def _keys(line: Line) -> tuple[tuple[str, int], tuple[str, int]]:
     y = int(round(line.y0 / 3.0))
     text = line.text.casefold()

@@ -22,8 +22,9 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from ..model import Line, Mark, Pos, SourceDoc
-from .furniture import furniture, is_page_number
+from .furniture import furniture
 from .numbering import NUMBER_WORDS, Numbering, common_prefix, is_label, parse_numbering, strip_dates, strip_numbering
+from .patterns import LEADER_TAIL, is_page_number
 
 __all__ = ["Heading", "HeadingScan", "StyleKey", "scan_headings", "heading_marks", "to_marks", "toc_like_pages",
            "body_text_like", "code_like", "MAX_LEVEL"]
@@ -53,7 +54,6 @@ _CAPTION = re.compile(
 _MONTHS = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 _DATE_TEXT = re.compile(rf"^(?:{_MONTHS}\s+[0-9]{{1,2}},?\s+[0-9]{{4}}|[0-9]{{1,2}}\s+{_MONTHS}\s+[0-9]{{4}}|"
                         rf"{_MONTHS}\s+[0-9]{{4}})$", re.IGNORECASE)
-_LEADER = re.compile(r"(?:\.\s{0,3}){4,}\s*\S{0,8}$|\s\.{2,}\s*[0-9ivxlc]{1,5}$|…\s*\S{1,6}$")
 _CONTENTS = re.compile(r"\b(?:contents|index|table des mati[eè]res|inhalt)\b", re.IGNORECASE)
 _CONTINUED = re.compile(r"\(\s*cont(?:inued|'d|\.)?[^)]*\)|[-\u2013\u2014,]\s*continued\b|\bcontinued\s*$",
                         re.IGNORECASE)
@@ -194,7 +194,7 @@ def toc_like_pages(doc: SourceDoc, pages: range, skip: set[tuple[int, int]] | No
         lines = [ln for j, ln in enumerate(doc.lines(u)) if (u, j) not in skip]
         if len(lines) < 5:
             continue
-        leaders = sum(1 for ln in lines if _LEADER.search(ln.text))
+        leaders = sum(1 for ln in lines if LEADER_TAIL.search(ln.text))
         numbers = sum(1 for ln in lines if is_page_number(ln.text))
         items = sum(1 for ln in lines if _ITEM_LINE.match(ln.text))
         titled = any(_CONTENTS.search(ln.text) and len(ln.text) < 40 for ln in lines[:8])
@@ -305,7 +305,7 @@ def _heading_text(text: str) -> bool:
         return False
     if is_page_number(text) or (text[0] in "•●▪◦*–—-" and len(words) > 1):
         return False
-    if _CAPTION.match(text) or _DATE_TEXT.match(text) or _LEADER.search(text) or _CONTINUED.search(text):
+    if _CAPTION.match(text) or _DATE_TEXT.match(text) or LEADER_TAIL.search(text) or _CONTINUED.search(text):
         return False
     return True
 

@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from rapidfuzz import fuzz
 
 from ..model import Line, Pos, SourceDoc
-from .pagemap import PageMap, roman_value
+from .pagemap import PageMap
+from .patterns import roman_value
 from .text import normalize_title
 from .toc_detect import toc_keyword
 from .toc_parse import TocEntry

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 
 from ...model import Line, SourceDoc
+from ..patterns import roman_value
 
 __all__ = ["SecHeading", "sec_headings", "is_filing", "item_order", "PART_LEVEL", "ITEM_LEVEL", "END_TITLES"]
 
@@ -27,7 +28,6 @@ _ITEM = re.compile(r"^item\s+(?P<num>[0-9]{1,2}[a-c]?(?:\([a-z0-9]\))?)(?:\s*[.:
                    re.IGNORECASE)
 _COVER = re.compile(r"\bform\s+(?:10-k|10-q|20-f|40-f|8-k|10-kt|10-qt)\b", re.IGNORECASE)
 _COMMISSION = re.compile(r"securities\s+and\s+exchange\s+commission", re.IGNORECASE)
-_ROMAN = {"i": 1, "ii": 2, "iii": 3, "iv": 4, "1": 1, "2": 2, "3": 3, "4": 4}
 _NOT_TITLE = re.compile(r"^(?:of|and|or|in|to|the|for|as|which|above|below|herein|hereof|this)\b", re.IGNORECASE)
 
 
@@ -133,7 +133,7 @@ def _in_form_order(found: list[SecHeading]) -> list[SecHeading]:
     seen: set[tuple[int, str]] = set()
     for h in found:
         if h.kind == "part":
-            n = _ROMAN.get(h.label.casefold(), 0)
+            n = int(h.label) if h.label.isdigit() else roman_value(h.label) or 0
             if n <= part:
                 continue
             part = n
