@@ -23,6 +23,7 @@ import dataclasses
 from ..model import Mark, Node, SourceDoc, Usage
 from ..settings import BuildSettings, ModelConfig
 from .assemble import assemble
+from .heuristics import HEURISTICS as H
 from .layout import Layout, analyze
 from .policy import StructureResult, combine
 from .text import normalize_title
@@ -50,7 +51,6 @@ def build_nodes(doc: SourceDoc, settings: BuildSettings, model_config: ModelConf
     return roots, result
 
 
-_ECHO_CHARS = 200
 
 
 def drop_echoes(marks: list[Mark]) -> list[Mark]:
@@ -61,7 +61,7 @@ def drop_echoes(marks: list[Mark]) -> list[Mark]:
     for m in marks:
         prev = out[-1] if out else None
         if (prev is not None and not (prev.origin == m.origin == "outline") and prev.pos.unit == m.pos.unit
-                and abs(prev.pos.char - m.pos.char) <= _ECHO_CHARS
+                and abs(prev.pos.char - m.pos.char) <= H.echo_chars
                 and normalize_title(prev.title) == normalize_title(m.title)):
             if m.level < prev.level:
                 out[-1] = dataclasses.replace(m, pos=min(prev.pos, m.pos))

@@ -17,12 +17,12 @@ from rapidfuzz import fuzz
 
 from ..model import Mark, Pos
 from .headings import MAX_LEVEL, Heading, to_marks
+from .heuristics import HEURISTICS as H
 from .numbering import common_prefix, parse_numbering, strip_numbering
 from .text import normalize_title
 
 __all__ = ["same_heading", "nest", "merge_skeletons", "enrich_outline", "levels_from_numbering"]
 
-SAME_TITLE = 0.8
 
 
 def _key(title: str) -> str:
@@ -35,7 +35,7 @@ def same_heading(a: Mark, b: Mark) -> bool:
         return False
     ka, kb = _key(a.title), _key(b.title)
     if ka and kb:
-        if fuzz.ratio(ka, kb) >= SAME_TITLE * 100:
+        if fuzz.ratio(ka, kb) >= H.same_title * 100:
             return True
         if min(len(ka), len(kb)) >= 8 and (ka in kb or kb in ka):
             return True

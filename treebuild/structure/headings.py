@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 from ..model import Line, Mark, Pos, SourceDoc
 from .furniture import furniture
+from .heuristics import HEURISTICS as H
 from .numbering import NUMBER_WORDS, Numbering, common_prefix, is_label, parse_numbering, strip_dates, strip_numbering
 from .patterns import LEADER_TAIL, is_page_number
 
@@ -30,11 +31,6 @@ __all__ = ["Heading", "HeadingScan", "StyleKey", "scan_headings", "heading_marks
            "body_text_like", "code_like", "MAX_LEVEL"]
 
 MAX_LEVEL = 6
-MAX_ROWS = 3  # a heading wraps onto at most this many lines (one more when it is large)
-MAX_CHARS = 180
-MAX_WORDS = 24
-LARGER = 1.08  # a size this much above the body size is a heading size
-REPEAT_SHARE = 0.03  # an unnumbered title on this share of pages (and at least 5) is a form or table header
 
 StyleKey = tuple[float, bool, bool, bool, str]
 """(size, bold, all caps, centred, font family)."""
@@ -291,7 +287,7 @@ def body_text_like(text: str) -> bool:
 
 def _heading_text(text: str) -> bool:
     words = text.split()
-    if not words or len(words) > MAX_WORDS or len(text) > MAX_CHARS:
+    if not words or len(words) > H.max_words or len(text) > H.max_chars:
         return False
     if body_text_like(text):
         return False
@@ -321,7 +317,7 @@ def _prominent(row: _Row, body: _Body) -> bool:
         return False
     if row.size < body.size - 0.3:
         return False
-    if row.size >= body.size * LARGER:
+    if row.size >= body.size * H.larger:
         return True
     return row.bold and not body.bold
 
@@ -365,7 +361,7 @@ def _page_headings(u: int, rows: list[_Row], lines: list[Line], skip: set[int], 
             label = (text, run[0].char, run[0].y0, has_number)
             after_label = True
             continue
-        max_rows = MAX_ROWS + (1 if row.size > body.size * 1.2 else 0)
+        max_rows = H.max_rows + (1 if row.size > body.size * 1.2 else 0)
         numbering = parse_numbering(text)
         prominent = _prominent(row, body) or (
             numbering is not None and numbering.kind in ("part", "item") and _caps(numbering.label)
@@ -437,7 +433,7 @@ def _drop_running_titles(found: list[Heading]) -> list[Heading]:
 
 def _drop_repeated(found: list[Heading], pages: int) -> list[Heading]:
     """The same unnumbered title on many pages is a table or form header, not a section."""
-    need = max(5, int(pages * REPEAT_SHARE))
+    need = max(5, int(pages * H.repeat_share))
     seen: dict[str, set[int]] = defaultdict(set)
     for h in found:
         if h.numbering is None:
@@ -452,10 +448,10 @@ def _dotted(h: Heading) -> bool:
 def _mark_minor(found: list[Heading], body: _Body, pages: int) -> None:
     """Body-size unnumbered bold lines are minor where larger heading styles exist; in a document
     that numbers its sections, unnumbered lines in the style of numbered sub-sections are minor."""
-    larger = {h.unit for h in found if h.style[0] >= body.size * LARGER}
+    larger = {h.unit for h in found if h.style[0] >= body.size * H.larger}
     if len(larger) >= max(3, pages // 25):  # larger headings on many pages, not just a cover
         for h in found:
-            if h.numbering is None and not h.style[2] and h.style[0] < body.size * LARGER:
+            if h.numbering is None and not h.style[2] and h.style[0] < body.size * H.larger:
                 h.minor = True
     major = [h for h in found if not h.minor]
     numbered = [h for h in major if _dotted(h)]

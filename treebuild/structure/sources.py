@@ -19,6 +19,7 @@ from ..settings import ModelConfig
 from .combine import levels_from_numbering
 from .declared import declared_marks
 from .headings import Heading, to_marks
+from .heuristics import HEURISTICS as H
 from .layout import Layout
 from .outline import outline_marks
 from .outline_quality import assess_outline
@@ -51,12 +52,6 @@ class Source(Protocol):
     def propose(self, doc: SourceDoc, layout: Layout) -> Proposal: ...
 
 
-PARTIAL_OUTLINE_PAGES = 20
-"""An outline with fewer entries than one per this many pages may be completed by the printed TOC."""
-FLAT_OUTLINE_PAGES = 30
-"""... as may an all-level-1 outline of a document longer than this."""
-SPARSE_TOC = 0.6
-"""A printed TOC with fewer entries per page than this leaves finer headings to be added."""
 
 
 class OutlineSource:
@@ -75,8 +70,8 @@ class OutlineSource:
         marks = outline_marks(dataclasses.replace(doc, outline=verdict.entries))
         n = len(doc.units)
         partial = bool(marks) and doc.paged and (
-            verdict.kind == "relevelled" or len(marks) < max(3, n // PARTIAL_OUTLINE_PAGES)
-            or (n > FLAT_OUTLINE_PAGES and max(m.level for m in marks) == 1))
+            verdict.kind == "relevelled" or len(marks) < max(3, n // H.partial_outline_pages)
+            or (n > H.flat_outline_pages and max(m.level for m in marks) == 1))
         return Proposal(self.name, marks, warnings=warnings, partial=partial)
 
 
@@ -99,7 +94,7 @@ class TocSource:
         if toc is None:
             return Proposal(self.name, role="skeleton")
         marks = levels_from_numbering(toc.marks) if toc.marks else []
-        sparse = len(toc.marks) < SPARSE_TOC * len(doc.units)
+        sparse = len(toc.marks) < H.sparse_toc * len(doc.units)
         return Proposal(self.name, marks, role="skeleton", warnings=list(toc.warnings), partial=sparse)
 
 

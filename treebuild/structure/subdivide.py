@@ -14,13 +14,12 @@ from ..model import Mark, Node, Pos, SourceDoc
 from ..settings import BuildSettings
 from .assemble import attach, number_nodes, set_pages
 from .combine import same_heading
+from .heuristics import HEURISTICS as H
 from .layout import Layout
 from .windows import CHARS_PER_TOKEN, span_chars, window_marks
 
 __all__ = ["subdivide", "too_large"]
 
-_ECHO_TEXT = 40
-"""A heading with less own text than this before the node's end is the next section's, seen early."""
 
 
 def _pages(doc: SourceDoc, start: Pos, end: Pos) -> int:
@@ -65,7 +64,7 @@ def subdivide(doc: SourceDoc, roots: list[Node], settings: BuildSettings, layout
             inner = [m for m in layout.headings_within(node.start, node.end) if not same_heading(m, head)]
             # a heading found just before the node's end with (next to) no text of its own is the
             # next section's heading seen from the page top, not a subsection
-            while inner and len(doc.span_text(inner[-1].pos, node.end).strip()) < _ECHO_TEXT:
+            while inner and len(doc.span_text(inner[-1].pos, node.end).strip()) < H.echo_text:
                 inner.pop()
             if inner:
                 attach(doc, node, inner)
