@@ -112,3 +112,20 @@ def test_running_section_headers_are_not_headings(tmp_path: Path) -> None:
                                            ("Item 7. Management's Discussion and Analysis", 2)]
     assert [p for _, _, p in got] == [pages["PART I"], pages["Item 1."], pages["Item 1A."], pages["Item 2."],
                                       pages["PART II"], pages["Item 5."], pages["Item 7."]]
+
+
+def test_statement_titles_lose_footnote_markers_and_qualifiers(tmp_path: Path) -> None:
+    """Earnings releases title their tables with glued footnote markers and a qualifier in brackets;
+    the section is the title itself (an outline, a reader and a navigator all say "Consolidated
+    Balance Sheets"), while a bracket that is part of the name stays."""
+    w = Writer(header=None)
+    printed = ["Consolidated Statements of Earnings1 (unaudited; in millions, except per share data)",
+               "QUARTERLY FINANCIAL HIGHLIGHTS (Second-Quarter 2023 vs. Second-Quarter 2022)",
+               "SELECTED REPORTED COSTS AND EXPENSES(2)", "Revenue Volume(a)", "Leases (Topic 842)"]
+    for title in printed:
+        w.heading(title, size=13)
+        w.paras(2)
+    roots, _ = build_nodes(read(w.save(tmp_path / "release.pdf")), DETECT)
+    assert [t for t, _ in _titles(roots)] == ["Consolidated Statements of Earnings", "QUARTERLY FINANCIAL HIGHLIGHTS",
+                                              "SELECTED REPORTED COSTS AND EXPENSES", "Revenue Volume",
+                                              "Leases (Topic 842)"]

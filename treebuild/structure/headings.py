@@ -28,7 +28,7 @@ from .numbering import NUMBER_WORDS, Numbering, common_prefix, is_label, parse_n
 from .patterns import LEADER_TAIL, is_page_number
 
 __all__ = ["Heading", "HeadingScan", "StyleKey", "scan_headings", "heading_marks", "to_marks", "toc_like_pages",
-           "body_text_like", "code_like", "MAX_LEVEL"]
+           "body_text_like", "code_like", "clean_title", "MAX_LEVEL"]
 
 MAX_LEVEL = 6
 
@@ -53,8 +53,12 @@ _DATE_TEXT = re.compile(rf"^(?:{_MONTHS}\s+[0-9]{{1,2}},?\s+[0-9]{{4}}|[0-9]{{1,
 _CONTENTS = re.compile(r"\b(?:contents|index|table des mati[eè]res|inhalt)\b", re.IGNORECASE)
 _CONTINUED = re.compile(r"\(\s*cont(?:inued|'d|\.)?[^)]*\)|[-\u2013\u2014,]\s*continued\b|\bcontinued\s*$",
                         re.IGNORECASE)
-_UNITS_NOTE = re.compile(r"\s*\((?:in |amounts in |dollars in |\$ ?in )?(?:millions|thousands|billions)\b[^)]*\)\s*$",
-                         re.IGNORECASE)
+_QUALIFIER = re.compile(r"\s*\((?=[^()]*(?:\b(?:unaudited|millions|thousands|billions|except|vs\.?)\b"
+                        r"|\b(?:19|20)[0-9]{2}\b))[^()]*\)\s*$", re.IGNORECASE)
+"""A trailing qualifier of a statement or table title: ``(unaudited; in millions, except per share data)``,
+``(Second-Quarter 2023 vs. Second-Quarter 2022)``. The section is the title before it."""
+_FOOTNOTE = re.compile(r"(?<=[a-z])[0-9]{1,2}(?=\s*(?:\(|$))|(?<=[A-Za-z])\((?:[0-9]{1,2}|[a-z])\)(?=\s|$)")
+"""A footnote marker glued to a word: ``Earnings1``, ``EXPENSES(2)``, ``Volume(a)``."""
 _ITEM_LINE = re.compile(r"^(?:item|part)\s+[0-9ivx]{1,4}[a-c]?\b", re.IGNORECASE)
 _DANGLING = re.compile(r"(?:[;,]|\b(?:and|or|nor|but|the|of|to|in|by|for|with|that|which))$", re.IGNORECASE)
 _SENTENCE_BREAK = re.compile(r"(?<![.\w])(?!(?i:inc|no|nos|co|corp|ltd|mr|ms|mrs|dr|st|jr|sr|vs)[.;])"
@@ -306,6 +310,12 @@ def _heading_text(text: str) -> bool:
     return True
 
 
+def clean_title(text: str) -> str:
+    """A heading's title without glued footnote markers and a trailing qualifier (never emptied)."""
+    out = _QUALIFIER.sub("", _FOOTNOTE.sub("", text)).strip()
+    return out or text
+
+
 def code_like(text: str) -> bool:
     """An API entry (``\\karnaughmap[<key=value>]{<entries>}``), not a section title."""
     numbering = parse_numbering(text)
@@ -386,7 +396,7 @@ def _page_headings(u: int, rows: list[_Row], lines: list[Line], skip: set[int], 
         centred = abs((run[0].x0 + x1) / 2.0 - center) < 12 and run[0].x0 > body.left + 20
         style: StyleKey = (round(row.size * 2) / 2, row.bold, _caps(text), centred, _family(row.font))
         members = tuple(j for r in run for j in r.members)
-        text = _UNITS_NOTE.sub("", text) or text
+        text = clean_title(text)
         out.append(Heading(u, char, " ".join(text.split()), style, numbering, y0, run[0].x0, len(run), label=lab,
                            lines=members))
     return out
