@@ -129,3 +129,44 @@ def test_statement_titles_lose_footnote_markers_and_qualifiers(tmp_path: Path) -
     assert [t for t, _ in _titles(roots)] == ["Consolidated Statements of Earnings", "QUARTERLY FINANCIAL HIGHLIGHTS",
                                               "SELECTED REPORTED COSTS AND EXPENSES", "Revenue Volume",
                                               "Leases (Topic 842)"]
+
+
+def test_centred_capital_section_titles_in_the_body_type(tmp_path: Path) -> None:
+    """The AMS article style sets ``1. INTRODUCTION`` centred, in capitals, in the body type and
+    weight, directly above its first paragraph; it used to be read as the paragraph's first line."""
+    import pymupdf
+
+    w = Writer(header=None)
+    words, line = LOREM.split(), ""
+    for word in words:  # one full-measure line, repeated: justified text fills the column
+        if pymupdf.get_text_length(f"{line} {word}", fontname="helv", fontsize=10) > 468:
+            break
+        line = f"{line} {word}".strip()
+    titles = ["1. INTRODUCTION", "2. USAGE", "3. ALTERNATE SYMBOLS", "4. COMMANDS"]
+    for t in titles:
+        w.centred(t, size=10, bold=False)
+        for _ in range(12):
+            w.line(line)
+    roots, _ = build_nodes(read(w.save(tmp_path / "article.pdf")), DETECT)
+    assert [t for t, _ in _titles(roots)] == titles
+
+
+def test_an_annual_reports_form_cover_is_not_a_section(tmp_path: Path) -> None:
+    """An annual report wraps the 10-K behind its own cover: the form's cover page (Commission,
+    form, registrant) is not a run of sections, wherever it sits among the first pages."""
+    w = Writer(header=None)
+    w.para("Example Foods 2023 Annual Report to shareholders.")
+    w.new_page()
+    w.heading("UNITED STATES SECURITIES AND EXCHANGE COMMISSION", size=14)
+    w.heading("FORM 10-K", size=16)
+    w.heading("EXAMPLE FOODS, INC.", size=14)
+    w.para("Annual report pursuant to Section 13 of the Securities Exchange Act of 1934.")
+    for part, items in (("PART I", ["Item 1. Business", "Item 1A. Risk Factors", "Item 2. Properties"]),
+                        ("PART II", ["Item 5. Market for Common Equity", "Item 7. Management's Discussion"])):
+        w.new_page()
+        w.heading(part, size=12)
+        for item in items:
+            w.heading(item, size=11)
+            w.fill_pages(1)
+    roots, _ = build_nodes(read(w.save(tmp_path / "annual.pdf")), DETECT)
+    assert [t for t, _ in _titles(roots)][:3] == ["PART I", "Item 1. Business", "Item 1A. Risk Factors"]

@@ -335,6 +335,22 @@ def _prominent(row: _Row, body: _Body) -> bool:
 _is_label = is_label
 
 
+def _centred_caps(run: list[_Row], numbering: Numbering | None, body: _Body) -> bool:
+    """``1. INTRODUCTION`` centred on its own line in the body type (the AMS article style): a
+    numbered section title in capitals, neither larger nor bold."""
+    if numbering is None or numbering.kind != "decimal" or not numbering.rest or not _caps(numbering.rest):
+        return False
+    row = run[0]
+    x1 = max(r.x1 for r in run)
+    centre = (body.left + body.right) / 2.0
+    return abs((row.x0 + x1) / 2.0 - centre) < CENTRED_TOLERANCE and row.x0 > body.left + 20 \
+        and row.size >= body.size - 0.3 and not row.mono
+
+
+CENTRED_TOLERANCE = 12.0
+"""Points by which a centred line's middle may miss the text column's middle."""
+
+
 def _page_headings(u: int, rows: list[_Row], lines: list[Line], skip: set[int], body: _Body,
                    toc_page: bool) -> list[Heading]:
     out: list[Heading] = []
@@ -351,6 +367,7 @@ def _page_headings(u: int, rows: list[_Row], lines: list[Line], skip: set[int], 
                 and (rows[k].block == row.block or -2 <= rows[k].x0 - row.x0 <= 45
                      or abs(rows[k].x0 + rows[k].x1 - row.x0 - row.x1) < 30) \
                 and parse_numbering(rows[k].text) is None and not _is_label(rows[k].text) \
+                and not (_caps(row.text) and not _caps(rows[k].text)) \
                 and not _DATE_ONLY.match(rows[k].text):
             k += 1
         run = rows[i:k]
@@ -375,7 +392,7 @@ def _page_headings(u: int, rows: list[_Row], lines: list[Line], skip: set[int], 
         numbering = parse_numbering(text)
         prominent = _prominent(row, body) or (
             numbering is not None and numbering.kind in ("part", "item") and _caps(numbering.label)
-            and row.size >= body.size - 0.3 and not row.mono)
+            and row.size >= body.size - 0.3 and not row.mono) or _centred_caps(run, numbering, body)
         ok = prominent and starts_block and len(run) <= max_rows and _heading_text(text) \
             and not (row.italic and not row.bold and row.size <= body.size * 1.15) \
             and not _beside(run, lines, skip)

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from ...model import Line, SourceDoc
 from ..patterns import roman_value
 
-__all__ = ["SecHeading", "sec_headings", "is_filing", "item_order", "PART_LEVEL", "ITEM_LEVEL", "END_TITLES"]
+__all__ = ["SecHeading", "sec_headings", "is_filing", "cover_page", "item_order", "PART_LEVEL", "ITEM_LEVEL",
+           "END_TITLES"]
 
 PART_LEVEL = 1
 ITEM_LEVEL = 2
@@ -52,6 +53,18 @@ def item_order(label: str) -> tuple[int, str]:
     """``"7A"`` -> ``(7, "a")`` so Items compare in form order."""
     m = re.match(r"([0-9]+)(.*)", label)
     return (int(m.group(1)), m.group(2).casefold()) if m else (0, label.casefold())
+
+
+COVER_PAGES = 3
+"""The form's cover sits on one of the first pages (after an annual report's own cover, if any)."""
+
+
+def cover_page(doc: SourceDoc) -> int:
+    """Index of the page that names the Commission and the form (the 10-K cover), else 0."""
+    for u in doc.units[:COVER_PAGES]:
+        if _COVER.search(u.text) and _COMMISSION.search(u.text):
+            return u.index
+    return 0
 
 
 def is_filing(doc: SourceDoc) -> bool:

@@ -9,7 +9,7 @@ from ...model import Mark, Pos, SourceDoc
 from ..headings import Heading
 from ..layout import Layout
 from ..sources import Proposal
-from .items import END_TITLES, SecHeading, is_filing, sec_headings
+from .items import END_TITLES, SecHeading, cover_page, is_filing, sec_headings
 from .tail import restructure_filing
 
 __all__ = ["FilingSource", "FilingProposal", "sec_skeleton"]
@@ -25,19 +25,21 @@ def sec_skeleton(sec: list[SecHeading]) -> list[Mark]:
 class FilingProposal(Proposal):
     """Parts and Items, plus what the filing rules need later."""
 
-    def __init__(self, filing: bool, sec: list[SecHeading]):
+    def __init__(self, filing: bool, sec: list[SecHeading], cover: int = 0):
         super().__init__("sec", sec_skeleton(sec), role="skeleton")
         self.filing = filing
         self.sec = sec
+        self.cover = cover
 
     closing: re.Pattern[str] = END_TITLES
     """Sections the form places after the last Part (Signatures ...): top level, never nested."""
 
     def own_headings(self, headings: list[Heading]) -> list[Heading]:
-        """Headings left to nest: not the cover page (it names the form), not a Part/Item line."""
+        """Headings left to nest: nothing on or before the form's cover page (it names the form,
+        the registrant and the Commission), not a Part/Item line."""
         if not self.filing:
             return headings
-        headings = [h for h in headings if h.unit > 0]
+        headings = [h for h in headings if h.unit > self.cover]
         if self.sec:
             sec_lines = {(h.unit, j) for h in self.sec for j in h.lines}
             headings = [h for h in headings if not any((h.unit, j) in sec_lines for j in h.lines)]
@@ -59,4 +61,5 @@ class FilingSource:
         scan = layout.scan()
         sec = sec_headings(doc, skip_pages=scan.toc_pages | layout.toc_pages, skip_lines=scan.furniture,
                            body_size=scan.body_size)
-        return FilingProposal(bool(sec) or is_filing(doc), sec)
+        filing = bool(sec) or is_filing(doc)
+        return FilingProposal(filing, sec, cover_page(doc) if filing else 0)
