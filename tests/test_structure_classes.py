@@ -170,3 +170,19 @@ def test_an_annual_reports_form_cover_is_not_a_section(tmp_path: Path) -> None:
             w.fill_pages(1)
     roots, _ = build_nodes(read(w.save(tmp_path / "annual.pdf")), DETECT)
     assert [t for t, _ in _titles(roots)][:3] == ["PART I", "Item 1. Business", "Item 1A. Risk Factors"]
+
+
+def test_a_bold_name_that_opens_a_sentence_is_not_a_heading(tmp_path: Path) -> None:
+    """A paragraph that opens with a bold name filling its first line (``Northwind Industrial
+    Holdings Corporation`` / ``is our largest customer ...``) is running text: it used to become a
+    section that swallowed the rest of its parent."""
+    w = Writer(header=None)
+    for title in ("Overview", "Results of Operations", "Liquidity"):
+        w.heading(title, size=14)
+        w.para(LOREM)
+        w.y += 8
+        w.line("Northwind Industrial Holdings Corporation and Subsidiaries", bold=True)
+        w.line("is our largest customer and accounts for a fifth of the revenue of the segment in the year.")
+        w.para(LOREM)
+    roots, _ = build_nodes(read(w.save(tmp_path / "mdna.pdf")), DETECT)
+    assert [t for t, _ in _titles(roots)] == ["Overview", "Results of Operations", "Liquidity"]

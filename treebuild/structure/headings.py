@@ -335,6 +335,20 @@ def _prominent(row: _Row, body: _Body) -> bool:
 _is_label = is_label
 
 
+def _runs_on(run: list[_Row], nxt: _Row | None) -> bool:
+    """The sentence goes on: the next row, in the same block at line spacing, starts in lower case
+    (a bold name at the end of a line, ``Acme Holdings`` / ``is our largest customer``)."""
+    last = run[-1]
+    if nxt is None or nxt.block != last.block or nxt.y0 - last.y1 > RUN_ON_GAP * last.size:
+        return False
+    first = nxt.text.lstrip()[:1]
+    return first.isalpha() and first.islower()
+
+
+RUN_ON_GAP = 0.45
+"""At most this share of the font size between the rows of one paragraph."""
+
+
 def _centred_caps(run: list[_Row], numbering: Numbering | None, body: _Body) -> bool:
     """``1. INTRODUCTION`` centred on its own line in the body type (the AMS article style): a
     numbered section title in capitals, neither larger nor bold."""
@@ -395,7 +409,7 @@ def _page_headings(u: int, rows: list[_Row], lines: list[Line], skip: set[int], 
             and row.size >= body.size - 0.3 and not row.mono) or _centred_caps(run, numbering, body)
         ok = prominent and starts_block and len(run) <= max_rows and _heading_text(text) \
             and not (row.italic and not row.bold and row.size <= body.size * 1.15) \
-            and not _beside(run, lines, skip)
+            and not _beside(run, lines, skip) and not _runs_on(run, rows[i] if i < n else None)
         if ok and toc_page and not (_CONTENTS.search(text) and not out):
             ok = False
         if not ok:
