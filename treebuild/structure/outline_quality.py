@@ -22,7 +22,6 @@ __all__ = [
     "OutlineVerdict",
     "assess_outline",
     "clean_outline",
-    "clean_ground_truth",
     "is_file_name",
     "relevel_from_numbering",
 ]
@@ -108,9 +107,3 @@ def assess_outline(entries: list[OutlineEntry], pages: int) -> OutlineVerdict:
             return OutlineVerdict(relevelled, "relevelled", dropped,
                                   reasons + ["flat outline re-levelled from the numbering in its titles"])
     return OutlineVerdict(cleaned, "cleaned" if dropped else "good", dropped, reasons)
-
-
-def clean_ground_truth(entries: list[OutlineEntry], pages: int) -> list[OutlineEntry]:
-    """The outline as evaluation ground truth: file-name entries dropped, flat numbering re-levelled."""
-    verdict = assess_outline(entries, pages)
-    return verdict.entries
