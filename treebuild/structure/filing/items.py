@@ -55,8 +55,8 @@ def item_order(label: str) -> tuple[int, str]:
     return (int(m.group(1)), m.group(2).casefold()) if m else (0, label.casefold())
 
 
-COVER_PAGES = 3
-"""The form's cover sits on one of the first pages (after an annual report's own cover, if any)."""
+COVER_PAGES = 5
+"""The form's cover sits on one of the first pages (after an annual report's own cover and letter)."""
 
 
 def cover_page(doc: SourceDoc) -> int:
