@@ -18,7 +18,7 @@ from . import __version__
 from .model import Node, SourceDoc, Tree, Usage
 from .readers import read
 from .settings import BuildSettings, ModelConfig, resolve_settings
-from .structure import build_nodes
+from .structure import Layout, analyze, build_nodes
 from .structure.subdivide import subdivide
 from .summarize import SummaryCache, summarize_tree
 
@@ -37,17 +37,19 @@ class BuildContext:
     timings: dict[str, float] = field(default_factory=dict)
     usage: Usage = field(default_factory=Usage)
     tree: Tree | None = None
+    layout: Layout | None = None  # the structure stage's layout analysis, reused by subdivision
 
 
 def _structure(ctx: BuildContext) -> None:
-    ctx.roots, result = build_nodes(ctx.doc, ctx.settings, ctx.model_config, ctx.usage)
+    ctx.layout = analyze(ctx.doc)
+    ctx.roots, result = build_nodes(ctx.doc, ctx.settings, ctx.model_config, ctx.usage, ctx.layout)
     ctx.method = result.method
     ctx.warnings.extend(ctx.doc.warnings)
     ctx.warnings.extend(result.warnings)
 
 
 def _subdivide(ctx: BuildContext) -> None:
-    ctx.warnings.extend(subdivide(ctx.doc, ctx.roots, ctx.settings))
+    ctx.warnings.extend(subdivide(ctx.doc, ctx.roots, ctx.settings, ctx.layout))
 
 
 def _finalize(ctx: BuildContext) -> None:

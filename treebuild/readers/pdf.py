@@ -7,7 +7,10 @@ page, computed only for the pages a later stage asks about.
 
 from __future__ import annotations
 
+import dataclasses
 import math
+import re
+import statistics
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -196,6 +199,7 @@ def _page_layout(page: pymupdf.Page, text: str) -> tuple[list[Line], list[tuple[
     """
     out: list[Line] = []
     blocks: list[tuple[float, float, int]] = []
+    spaced: list[int] = []  # indexes in ``out`` of lines that may be letter-spaced
     cursor = 0
     data = page.get_text("dict", flags=_TEXT_FLAGS)
     for bno, block in enumerate(data["blocks"]):
@@ -221,9 +225,82 @@ def _page_layout(page: pymupdf.Page, text: str) -> tuple[list[Line], list[tuple[
             x0, y0, x1, y1 = line["bbox"]
             out.append(Line(text=line_text.strip(), size=round(float(main["size"]), 2), bold=bool(bold),
                             x0=x0, y0=y0, x1=x1, y1=y1, char=char, block=bno, font=main["font"]))
+            if _maybe_spaced(out[-1]):
+                spaced.append(len(out) - 1)
         if block_start is None:  # a block of white space only: it starts where the text stands
             block_start = cursor
         # the block's text starts at the beginning of its first line, not at the first non-blank
         line_start = text.rfind("\n", 0, block_start) + 1
         blocks.append((float(block["bbox"][1]), float(block["bbox"][3]), line_start))
+    if spaced:
+        _repair_spacing(page, out, spaced)
     return out, blocks
+
+
+_SHORT_WORDS = frozenset("a i of in to on at by or an as is it we us be do no so up if vs ii iv vi ix xi "
+                         "et de la le du en un il ne se ce au si ou al".split())
+"""Short tokens that are words (or Roman numerals), not pieces of a split word."""
+_L = "A-Za-z\u00c0-\u00ff"
+_WORDS_ONLY = re.compile(rf"^[{_L}][{_L}&,.'\u2019-]*(?:\s+[{_L}&][{_L}&,.'\u2019-]*)*$")
+"""Latin words only: no figures, symbols or maths (chemistry and font tables space their glyphs too)."""
+SPACED_MAX_CHARS = 60
+"""Only lines this short are checked for letter spacing (headings, not paragraphs)."""
+PROMINENT_SIZE = 10.5
+"""... and only bold, capitalised or larger lines (10 pt is the usual body size)."""
+WORD_GAP = 0.2
+"""A gap wider than the line's letter gap by this share of the font size separates words."""
+TRACKED = 0.06
+"""A line whose median gap between letters is at least this share of the font size is letter-spaced."""
+
+
+def _maybe_spaced(line: Line) -> bool:
+    """Worth a look at the glyphs: a short prominent line (bold, capitals or larger than 10.5 pt)
+    of Latin words, some of them split: a one- or two-letter piece that is not a short word and
+    continues the case of the token before it (``OVERVI EW``, ``Incom e``, ``PART I V``, not
+    ``Box B`` or ``Data Center and AI``), in fewer than half of the tokens. Body lines are left
+    alone: the look costs a glyph pass over the line."""
+    text = line.text
+    if len(text) > SPACED_MAX_CHARS or not _WORDS_ONLY.match(text):
+        return False
+    tokens = text.split()
+    pieces = sum(1 for prev, tok in zip(tokens, tokens[1:], strict=False)
+                 if len(tok) <= 2 and tok.casefold() not in _SHORT_WORDS and prev[-1].isupper() == tok[0].isupper())
+    if not pieces or 2 * pieces > len(tokens):
+        return False
+    return line.bold or line.size > PROMINENT_SIZE or text.isupper()
+
+
+def _repair_spacing(page: pymupdf.Page, out: list[Line], spaced: list[int]) -> None:
+    """Letter-spaced headings come out of the text layer with spaces inside words wherever a gap
+    between letters passes the extractor's threshold (``OVERVI EW``). Re-join such a line from its
+    glyph positions (read for the line's box only): a space only where the gap is clearly wider
+    than the line's letter gap."""
+    for i in spaced:
+        line = out[i]
+        clip = pymupdf.Rect(line.x0 - 1, line.y0 - 1, line.x1 + 1, line.y1 + 1)
+        raw = page.get_text("rawdict", flags=_TEXT_FLAGS, clip=clip)["blocks"]
+        mid = (line.y0 + line.y1) / 2
+        chars = [c for b in raw for ln in b.get("lines", ()) for span in ln["spans"] for c in span["chars"]
+                 if c["bbox"][1] <= mid <= c["bbox"][3]]
+        chars.sort(key=lambda c: c["bbox"][0])
+        text = _respace(chars, line.size)
+        if text is not None and text.replace(" ", "") == line.text.replace(" ", ""):
+            out[i] = dataclasses.replace(line, text=text)
+
+
+def _respace(chars: list[dict[str, Any]], size: float) -> str | None:
+    """The line's text with spaces from glyph gaps; ``None`` when it is not letter-spaced (the
+    median gap between two letters is small)."""
+    glyphs = [(c["c"], c["bbox"][0], c["bbox"][2]) for c in chars if not c["c"].isspace()]
+    gaps = [b[1] - a[2] for a, b in zip(glyphs, glyphs[1:], strict=False)]
+    letters = [g for (a, b), g in zip(zip(glyphs, glyphs[1:], strict=False), gaps, strict=True)
+               if a[0].isalpha() and b[0].isalpha()]
+    if len(letters) < 2 or statistics.median(letters) < TRACKED * size:
+        return None
+    letter = statistics.median(letters)
+    parts = [glyphs[0][0]]
+    for (ch, _x0, _x1), gap in zip(glyphs[1:], gaps, strict=True):
+        if gap > letter + WORD_GAP * size:
+            parts.append(" ")
+        parts.append(ch)
+    return "".join(parts)

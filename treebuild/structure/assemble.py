@@ -9,9 +9,12 @@ from __future__ import annotations
 
 from ..model import Mark, Node, Pos, SourceDoc
 
-__all__ = ["assemble", "PREFACE_TITLE", "number_nodes", "set_pages"]
+__all__ = ["assemble", "attach", "PREFACE_TITLE", "FRONT_MATTER_TITLE", "number_nodes", "set_pages"]
 
 PREFACE_TITLE = "Preface"
+"""Title of the node that holds the text before the first section."""
+FRONT_MATTER_TITLE = "Front matter"
+"""... when the document has a section of its own titled like that node (no two "Preface" nodes)."""
 
 
 def assemble(doc: SourceDoc, marks: list[Mark], *, preface: bool = True) -> tuple[list[Node], int]:
@@ -24,26 +27,14 @@ def assemble(doc: SourceDoc, marks: list[Mark], *, preface: bool = True) -> tupl
     """
     end = doc.end()
     roots: list[Node] = []
-    stack: list[tuple[int, Node]] = []  # (mark level, node)
     starts, clamped = _forward_starts([min(m.pos, end) for m in marks], end)
     if marks and preface:
         first = starts[0]
         if first > Pos(0, 0) and doc.span_text(Pos(0, 0), first).strip():
-            node = Node(node_id="", title=PREFACE_TITLE, depth=1, ordinal=0, start=Pos(0, 0),
+            node = Node(node_id="", title=_preface_title(marks), depth=1, ordinal=0, start=Pos(0, 0),
                         end=first, origin="preface", _doc=doc)
             roots.append(node)
-    for mark, pos in zip(marks, starts, strict=True):
-        while stack and stack[-1][0] >= mark.level:
-            stack.pop()
-        parent = stack[-1][1] if stack else None
-        siblings = parent.children if parent is not None else roots
-        node = Node(
-            node_id="", title=mark.title, depth=len(stack) + 1, ordinal=len(siblings),
-            start=pos, end=end, origin=mark.origin, confidence=mark.confidence,
-            parent=parent, _doc=doc,
-        )
-        siblings.append(node)
-        stack.append((mark.level, node))
+    _grow(doc, marks, starts, end, None, roots)
     if not marks:
         roots.append(Node(node_id="", title=doc.display_title, depth=1, ordinal=0,
                           start=Pos(0, 0), end=end, origin="single", _doc=doc))
@@ -51,6 +42,37 @@ def assemble(doc: SourceDoc, marks: list[Mark], *, preface: bool = True) -> tupl
     number_nodes(roots)
     set_pages(doc, roots)
     return roots, clamped
+
+
+def _preface_title(marks: list[Mark]) -> str:
+    own = {" ".join(m.title.casefold().split()).strip(" .:") for m in marks if m.level == min(x.level for x in marks)}
+    return FRONT_MATTER_TITLE if PREFACE_TITLE.casefold() in own else PREFACE_TITLE
+
+
+def attach(doc: SourceDoc, parent: Node, marks: list[Mark]) -> None:
+    """Nest ``marks`` (inside ``parent``'s span, in order) under ``parent`` by the same rules as
+    :func:`assemble`: subdivision proposes marks inside a span and reuses this builder."""
+    starts, _ = _forward_starts([min(m.pos, parent.end) for m in marks], parent.end)
+    _grow(doc, marks, starts, parent.end, parent, parent.children)
+    _set_ends(parent.children, parent.end)
+
+
+def _grow(doc: SourceDoc, marks: list[Mark], starts: list[Pos], end: Pos, parent: Node | None,
+          top: list[Node]) -> None:
+    """Nodes for ``marks`` nested by level below ``parent`` (``top`` holds its children)."""
+    stack: list[tuple[int, Node]] = []  # (mark level, node)
+    for mark, pos in zip(marks, starts, strict=True):
+        while stack and stack[-1][0] >= mark.level:
+            stack.pop()
+        owner = stack[-1][1] if stack else parent
+        siblings = owner.children if owner is not None else top
+        node = Node(
+            node_id="", title=mark.title, depth=owner.depth + 1 if owner is not None else 1,
+            ordinal=len(siblings), start=pos, end=end, origin=mark.origin, confidence=mark.confidence,
+            parent=owner, _doc=doc,
+        )
+        siblings.append(node)
+        stack.append((mark.level, node))
 
 
 def _set_ends(siblings: list[Node], end: Pos) -> None:

@@ -10,19 +10,19 @@ one level below Item 7, whatever its rank in the whole document).
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 from rapidfuzz import fuzz
 
 from ..model import Mark, Pos
 from .headings import MAX_LEVEL, Heading, to_marks
+from .heuristics import HEURISTICS as H
 from .numbering import common_prefix, parse_numbering, strip_numbering
-from .sec import END_TITLES, SecHeading
 from .text import normalize_title
 
-__all__ = ["same_heading", "nest", "sec_skeleton", "merge_skeletons", "enrich_outline", "levels_from_numbering"]
+__all__ = ["same_heading", "nest", "merge_skeletons", "enrich_outline", "levels_from_numbering"]
 
-SAME_TITLE = 0.8
 
 
 def _key(title: str) -> str:
@@ -35,7 +35,7 @@ def same_heading(a: Mark, b: Mark) -> bool:
         return False
     ka, kb = _key(a.title), _key(b.title)
     if ka and kb:
-        if fuzz.ratio(ka, kb) >= SAME_TITLE * 100:
+        if fuzz.ratio(ka, kb) >= H.same_title * 100:
             return True
         if min(len(ka), len(kb)) >= 8 and (ka in kb or kb in ka):
             return True
@@ -44,18 +44,12 @@ def same_heading(a: Mark, b: Mark) -> bool:
         normalize_title(na.label) == normalize_title(nb.label)
 
 
-def sec_skeleton(sec: list[SecHeading]) -> list[Mark]:
-    """Parts at level 1 and Items at level 2 (level 1 when the filing prints no Parts)."""
-    parts = any(h.kind == "part" for h in sec)
-    return [Mark(title=h.title, level=h.level if parts else 1, pos=Pos(h.unit, h.char), origin="sec", confidence=0.9)
-            for h in sec]
-
-
-def merge_skeletons(primary: list[Mark], extra: list[Mark]) -> list[Mark]:
+def merge_skeletons(primary: list[Mark], extra: list[Mark], closing: re.Pattern[str] | None = None) -> list[Mark]:
     """``primary`` plus the marks of ``extra`` that it lacks, in document order.
 
     A primary mark that repeats an extra one takes the extra one's level (SEC levels are fixed
-    by the form; a TOC may indent Items differently).
+    by the form; a TOC may indent Items differently). Marks whose title matches ``closing``
+    (a filing's Signatures) are top level.
     """
     out: list[Mark] = []
     used: set[int] = set()
@@ -66,13 +60,14 @@ def merge_skeletons(primary: list[Mark], extra: list[Mark]) -> list[Mark]:
             p = Mark(p.title, extra[twin].level, p.pos, p.origin, p.confidence)
         out.append(p)
     out.extend(e for i, e in enumerate(extra) if i not in used)
-    out = [Mark(m.title, 1, m.pos, m.origin, m.confidence) if END_TITLES.match(m.title.strip()) else m for m in out]
+    if closing is not None:
+        out = [Mark(m.title, 1, m.pos, m.origin, m.confidence) if closing.match(m.title.strip()) else m for m in out]
     out.sort(key=lambda m: m.pos)
     return out
 
 
 def nest(skeleton: list[Mark], headings: list[Heading], *, finer_only: bool = False,
-         min_pages: int = 0, top_rank_only: bool = False) -> list[Mark]:
+         min_pages: int = 0, top_rank_only: bool = False, closing: re.Pattern[str] | None = None) -> list[Mark]:
     """The skeleton plus headings nested under the skeleton section that contains each.
 
     Headings that repeat a skeleton entry are dropped. With ``finer_only`` a heading is kept only
@@ -80,12 +75,12 @@ def nest(skeleton: list[Mark], headings: list[Heading], *, finer_only: bool = Fa
     that lists every section leaves nothing finer to add at those levels). With ``min_pages`` only
     skeleton sections longer than that many pages get finer headings: a short Item is read whole,
     and its run-in heads are noise in a table of contents. With ``top_rank_only`` a section keeps
-    its most prominent heading style and numbered headings only (a filing's sub-sub-heads).
+    its most prominent heading style and numbered headings only (a filing's sub-sub-heads). Headings
+    whose title matches ``closing`` (a filing's Signatures) are top level, not part of the last section.
     """
     skel = sorted(skeleton, key=lambda m: m.pos)
     marks = to_marks(headings)
-    # a closing section of a filing (Signatures) is top level, not part of the last Item
-    extra_top = [m for m in marks if END_TITLES.match(m.title.strip())]
+    extra_top = [m for m in marks if closing is not None and closing.match(m.title.strip())]
     if extra_top and skel:
         skel = sorted(skel + [Mark(m.title, 1, m.pos, m.origin, m.confidence) for m in extra_top
                               if not any(same_heading(m, s) for s in skel)], key=lambda m: m.pos)
@@ -96,7 +91,7 @@ def nest(skeleton: list[Mark], headings: list[Heading], *, finer_only: bool = Fa
         if twin is not None:
             owner_level[twin] = min(owner_level.get(twin, h.level), h.level)
             continue
-        if END_TITLES.match(m.title.strip()) and skel:
+        if closing is not None and closing.match(m.title.strip()) and skel:
             continue
         idx = _owner(skel, m.pos)
         groups.setdefault(idx, []).append((h, m))

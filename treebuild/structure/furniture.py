@@ -12,36 +12,14 @@ import re
 from collections import defaultdict
 
 from ..model import Line, SourceDoc
+from .heuristics import HEURISTICS as H
 from .numbering import is_label, parse_numbering
+from .patterns import is_page_number
 
-__all__ = ["furniture", "is_page_number", "BAND", "SLOT_SHARE"]
+__all__ = ["furniture", "is_page_number"]
 
-BAND = 0.13
-"""Fraction of the page height at the top and at the bottom where furniture is looked for."""
-MIN_REPEATS = 3
-"""A line must recur on at least this many pages to be furniture."""
-EXACT_SHARE = 0.04
-"""... and, verbatim, on this share of the pages (a running title);"""
-MASKED_SHARE = 0.25
-"""... or with digits masked on this share (``Page 12``): numbered headings like ``Item 7.`` that
-happen to open a few pages at the same height must survive."""
-SLOT_SHARE = 0.25
-"""A height near the top or bottom where furniture sits on this share of the pages is a furniture slot:
-any text that recurs there twice (a running section title on facing pages) is furniture too."""
 
 _DIGITS = re.compile(r"\d+")
-_PAGE_NUMBER = re.compile(
-    r"^(?:page\s+)?(?:[-\u2013\u2014]\s*)?(?:\d{1,4}|[ivxlcdm]{1,7}|[A-Z]{1,2}-\d{1,3})(?:\s*[-\u2013\u2014])?"
-    r"(?:\s*(?:of|/)\s*\d{1,4})?$",
-    re.IGNORECASE,
-)
-
-
-def is_page_number(text: str) -> bool:
-    """``12``, ``xiv``, ``Page 3 of 40``, ``- 7 -``, ``F-3``."""
-    return bool(_PAGE_NUMBER.match(text.strip()))
-
-
 def _keys(line: Line) -> tuple[tuple[str, int], tuple[str, int]]:
     y = int(round(line.y0 / 3.0))
     text = line.text.casefold()
@@ -59,7 +37,7 @@ def furniture(doc: SourceDoc, pages: range | None = None) -> tuple[set[tuple[int
     out: set[tuple[int, int]] = set()
     for u in pages:
         height = doc.units[u].height or 792.0
-        top, bottom = height * BAND, height * (1.0 - BAND)
+        top, bottom = height * H.furniture_band, height * (1.0 - H.furniture_band)
         for j, line in enumerate(doc.lines(u)):
             if line.y1 > top and line.y0 < bottom:
                 continue
@@ -72,16 +50,17 @@ def furniture(doc: SourceDoc, pages: range | None = None) -> tuple[set[tuple[int
             seen[masked].add(u)
             banded.append((u, j, exact, masked))
     n = len(pages)
-    least = max(2, min(MIN_REPEATS, n))  # a two-page document repeats its header twice
-    need_exact = max(least, int(n * EXACT_SHARE))
-    need_masked = max(least, int(n * MASKED_SHARE))
-    need_slot = max(least, int(n * SLOT_SHARE))
+    least = max(2, min(H.furniture_min_repeats, n))  # a two-page document repeats its header twice
+    need_exact = max(least, int(n * H.furniture_exact_share))
+    need_masked = max(least, int(n * H.furniture_masked_share))
+    need_slot = max(least, int(n * H.furniture_slot_share))
     rest: list[tuple[int, int, tuple[str, int]]] = []
     for u, j, exact, masked in banded:
         line = doc.lines(u)[j]
         numbered_top = line.y0 < (doc.units[u].height or 792.0) * 0.5 \
             and (parse_numbering(line.text) is not None or is_label(line.text))
-        if numbered_top and _count(seen, exact) < n * MASKED_SHARE:
+        if numbered_top and _count(seen, exact) < n * H.furniture_masked_share and not (
+                _count(seen, exact) >= H.running_section and parse_numbering(line.text) is not None):
             continue  # "CHAPTER" over every chapter title, "Exhibit 2.3.59-7" opening many pages
         if _count(seen, exact) >= need_exact or (not numbered_top and _count(seen, masked) >= need_masked):
             out.add((u, j))

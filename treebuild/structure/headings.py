@@ -22,18 +22,15 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from ..model import Line, Mark, Pos, SourceDoc
-from .furniture import furniture, is_page_number
+from .furniture import furniture
+from .heuristics import HEURISTICS as H
 from .numbering import NUMBER_WORDS, Numbering, common_prefix, is_label, parse_numbering, strip_dates, strip_numbering
+from .patterns import LEADER_TAIL, is_page_number
 
 __all__ = ["Heading", "HeadingScan", "StyleKey", "scan_headings", "heading_marks", "to_marks", "toc_like_pages",
-           "body_text_like", "MAX_LEVEL"]
+           "body_text_like", "code_like", "clean_title", "MAX_LEVEL"]
 
 MAX_LEVEL = 6
-MAX_ROWS = 3  # a heading wraps onto at most this many lines (one more when it is large)
-MAX_CHARS = 180
-MAX_WORDS = 24
-LARGER = 1.08  # a size this much above the body size is a heading size
-REPEAT_SHARE = 0.03  # an unnumbered title on this share of pages (and at least 5) is a form or table header
 
 StyleKey = tuple[float, bool, bool, bool, str]
 """(size, bold, all caps, centred, font family)."""
@@ -53,16 +50,25 @@ _CAPTION = re.compile(
 _MONTHS = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 _DATE_TEXT = re.compile(rf"^(?:{_MONTHS}\s+[0-9]{{1,2}},?\s+[0-9]{{4}}|[0-9]{{1,2}}\s+{_MONTHS}\s+[0-9]{{4}}|"
                         rf"{_MONTHS}\s+[0-9]{{4}})$", re.IGNORECASE)
-_LEADER = re.compile(r"(?:\.\s{0,3}){4,}\s*\S{0,8}$|\s\.{2,}\s*[0-9ivxlc]{1,5}$|…\s*\S{1,6}$")
 _CONTENTS = re.compile(r"\b(?:contents|index|table des mati[eè]res|inhalt)\b", re.IGNORECASE)
 _CONTINUED = re.compile(r"\(\s*cont(?:inued|'d|\.)?[^)]*\)|[-\u2013\u2014,]\s*continued\b|\bcontinued\s*$",
                         re.IGNORECASE)
-_UNITS_NOTE = re.compile(r"\s*\((?:in |amounts in |dollars in |\$ ?in )?(?:millions|thousands|billions)\b[^)]*\)\s*$",
-                         re.IGNORECASE)
+_QUALIFIER = re.compile(r"\s*\((?=[^()]*(?:\b(?:unaudited|millions|thousands|billions|except|vs\.?)\b"
+                        r"|\b(?:19|20)[0-9]{2}\b))[^()]*\)\s*$", re.IGNORECASE)
+"""A trailing qualifier of a statement or table title: ``(unaudited; in millions, except per share data)``,
+``(Second-Quarter 2023 vs. Second-Quarter 2022)``. The section is the title before it."""
+_FOOTNOTE = re.compile(r"(?<=[a-z])[0-9]{1,2}(?=\s*(?:\(|$))|(?<=[A-Za-z])\((?:[0-9]{1,2}|[a-z])\)(?=\s|$)")
+"""A footnote marker glued to a word: ``Earnings1``, ``EXPENSES(2)``, ``Volume(a)``."""
 _ITEM_LINE = re.compile(r"^(?:item|part)\s+[0-9ivx]{1,4}[a-c]?\b", re.IGNORECASE)
 _DANGLING = re.compile(r"(?:[;,]|\b(?:and|or|nor|but|the|of|to|in|by|for|with|that|which))$", re.IGNORECASE)
 _SENTENCE_BREAK = re.compile(r"(?<![.\w])(?!(?i:inc|no|nos|co|corp|ltd|mr|ms|mrs|dr|st|jr|sr|vs)[.;])"
                              r"[\w)\u201d\"']+[.;] +[A-Z\u201c\"]")
+_CODE = re.compile(r"^[\\@{\[\u27e8<]|[\u27e8\u27e9=@]")
+"""An API entry, not a section: it opens with a TeX macro, a brace, bracket or angle bracket, holds
+angle brackets, ``key=value`` or an e-mail address. Manuals set thousands of these in bold; a title
+that merely names ``{aligned}`` or ``Function add()`` stays."""
+_WORD = re.compile(r"[^\W\d_]{3,}")
+"""A heading holds at least one word of three letters (not display maths such as ``X Y``)."""
 _LIST_LABEL = re.compile(r"^(?:\(?[0-9]{1,3}(?:\.[0-9]{1,3})*[.)]?|\(?[a-z]{1,2}\)|\(?[ivxlc]{1,6}\)|[A-Za-z][.)])\s+",
                          re.IGNORECASE)
 
@@ -188,7 +194,7 @@ def toc_like_pages(doc: SourceDoc, pages: range, skip: set[tuple[int, int]] | No
         lines = [ln for j, ln in enumerate(doc.lines(u)) if (u, j) not in skip]
         if len(lines) < 5:
             continue
-        leaders = sum(1 for ln in lines if _LEADER.search(ln.text))
+        leaders = sum(1 for ln in lines if LEADER_TAIL.search(ln.text))
         numbers = sum(1 for ln in lines if is_page_number(ln.text))
         items = sum(1 for ln in lines if _ITEM_LINE.match(ln.text))
         titled = any(_CONTENTS.search(ln.text) and len(ln.text) < 40 for ln in lines[:8])
@@ -285,7 +291,7 @@ def body_text_like(text: str) -> bool:
 
 def _heading_text(text: str) -> bool:
     words = text.split()
-    if not words or len(words) > MAX_WORDS or len(text) > MAX_CHARS:
+    if not words or len(words) > H.max_words or len(text) > H.max_chars:
         return False
     if body_text_like(text):
         return False
@@ -295,11 +301,25 @@ def _heading_text(text: str) -> bool:
         return False
     if text[-1] in ",;:" or (text.endswith(".") and len(words) > 9):
         return False
+    if not _WORD.search(text) or code_like(text):
+        return False
     if is_page_number(text) or (text[0] in "•●▪◦*–—-" and len(words) > 1):
         return False
-    if _CAPTION.match(text) or _DATE_TEXT.match(text) or _LEADER.search(text) or _CONTINUED.search(text):
+    if _CAPTION.match(text) or _DATE_TEXT.match(text) or LEADER_TAIL.search(text) or _CONTINUED.search(text):
         return False
     return True
+
+
+def clean_title(text: str) -> str:
+    """A heading's title without glued footnote markers and a trailing qualifier (never emptied)."""
+    out = _QUALIFIER.sub("", _FOOTNOTE.sub("", text)).strip()
+    return out or text
+
+
+def code_like(text: str) -> bool:
+    """An API entry (``\\karnaughmap[<key=value>]{<entries>}``), not a section title."""
+    numbering = parse_numbering(text)
+    return bool(_CODE.search(numbering.rest if numbering is not None and numbering.rest else text))
 
 
 def _prominent(row: _Row, body: _Body) -> bool:
@@ -307,12 +327,42 @@ def _prominent(row: _Row, body: _Body) -> bool:
         return False
     if row.size < body.size - 0.3:
         return False
-    if row.size >= body.size * LARGER:
+    if row.size >= body.size * H.larger:
         return True
     return row.bold and not body.bold
 
 
 _is_label = is_label
+
+
+def _runs_on(run: list[_Row], nxt: _Row | None) -> bool:
+    """The sentence goes on: the next row, in the same block at line spacing, starts in lower case
+    (a bold name at the end of a line, ``Acme Holdings`` / ``is our largest customer``)."""
+    last = run[-1]
+    if nxt is None or nxt.block != last.block or nxt.y0 - last.y1 > RUN_ON_GAP * last.size:
+        return False
+    first = nxt.text.lstrip()[:1]
+    return first.isalpha() and first.islower()
+
+
+RUN_ON_GAP = 0.45
+"""At most this share of the font size between the rows of one paragraph."""
+
+
+def _centred_caps(run: list[_Row], numbering: Numbering | None, body: _Body) -> bool:
+    """``1. INTRODUCTION`` centred on its own line in the body type (the AMS article style): a
+    numbered section title in capitals, neither larger nor bold."""
+    if numbering is None or numbering.kind != "decimal" or not numbering.rest or not _caps(numbering.rest):
+        return False
+    row = run[0]
+    x1 = max(r.x1 for r in run)
+    centre = (body.left + body.right) / 2.0
+    return abs((row.x0 + x1) / 2.0 - centre) < CENTRED_TOLERANCE and row.x0 > body.left + 20 \
+        and row.size >= body.size - 0.3 and not row.mono
+
+
+CENTRED_TOLERANCE = 12.0
+"""Points by which a centred line's middle may miss the text column's middle."""
 
 
 def _page_headings(u: int, rows: list[_Row], lines: list[Line], skip: set[int], body: _Body,
@@ -331,6 +381,7 @@ def _page_headings(u: int, rows: list[_Row], lines: list[Line], skip: set[int], 
                 and (rows[k].block == row.block or -2 <= rows[k].x0 - row.x0 <= 45
                      or abs(rows[k].x0 + rows[k].x1 - row.x0 - row.x1) < 30) \
                 and parse_numbering(rows[k].text) is None and not _is_label(rows[k].text) \
+                and not (_caps(row.text) and not _caps(rows[k].text)) \
                 and not _DATE_ONLY.match(rows[k].text):
             k += 1
         run = rows[i:k]
@@ -351,14 +402,14 @@ def _page_headings(u: int, rows: list[_Row], lines: list[Line], skip: set[int], 
             label = (text, run[0].char, run[0].y0, has_number)
             after_label = True
             continue
-        max_rows = MAX_ROWS + (1 if row.size > body.size * 1.2 else 0)
+        max_rows = H.max_rows + (1 if row.size > body.size * 1.2 else 0)
         numbering = parse_numbering(text)
         prominent = _prominent(row, body) or (
             numbering is not None and numbering.kind in ("part", "item") and _caps(numbering.label)
-            and row.size >= body.size - 0.3 and not row.mono)
+            and row.size >= body.size - 0.3 and not row.mono) or _centred_caps(run, numbering, body)
         ok = prominent and starts_block and len(run) <= max_rows and _heading_text(text) \
             and not (row.italic and not row.bold and row.size <= body.size * 1.15) \
-            and not _beside(run, lines, skip)
+            and not _beside(run, lines, skip) and not _runs_on(run, rows[i] if i < n else None)
         if ok and toc_page and not (_CONTENTS.search(text) and not out):
             ok = False
         if not ok:
@@ -376,7 +427,7 @@ def _page_headings(u: int, rows: list[_Row], lines: list[Line], skip: set[int], 
         centred = abs((run[0].x0 + x1) / 2.0 - center) < 12 and run[0].x0 > body.left + 20
         style: StyleKey = (round(row.size * 2) / 2, row.bold, _caps(text), centred, _family(row.font))
         members = tuple(j for r in run for j in r.members)
-        text = _UNITS_NOTE.sub("", text) or text
+        text = clean_title(text)
         out.append(Heading(u, char, " ".join(text.split()), style, numbering, y0, run[0].x0, len(run), label=lab,
                            lines=members))
     return out
@@ -423,7 +474,7 @@ def _drop_running_titles(found: list[Heading]) -> list[Heading]:
 
 def _drop_repeated(found: list[Heading], pages: int) -> list[Heading]:
     """The same unnumbered title on many pages is a table or form header, not a section."""
-    need = max(5, int(pages * REPEAT_SHARE))
+    need = max(5, int(pages * H.repeat_share))
     seen: dict[str, set[int]] = defaultdict(set)
     for h in found:
         if h.numbering is None:
@@ -438,10 +489,10 @@ def _dotted(h: Heading) -> bool:
 def _mark_minor(found: list[Heading], body: _Body, pages: int) -> None:
     """Body-size unnumbered bold lines are minor where larger heading styles exist; in a document
     that numbers its sections, unnumbered lines in the style of numbered sub-sections are minor."""
-    larger = {h.unit for h in found if h.style[0] >= body.size * LARGER}
+    larger = {h.unit for h in found if h.style[0] >= body.size * H.larger}
     if len(larger) >= max(3, pages // 25):  # larger headings on many pages, not just a cover
         for h in found:
-            if h.numbering is None and not h.style[2] and h.style[0] < body.size * LARGER:
+            if h.numbering is None and not h.style[2] and h.style[0] < body.size * H.larger:
                 h.minor = True
     major = [h for h in found if not h.minor]
     numbered = [h for h in major if _dotted(h)]

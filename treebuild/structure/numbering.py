@@ -12,6 +12,8 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
+from .patterns import ROMAN_UPPER
+
 __all__ = ["Numbering", "is_label", "parse_numbering", "common_prefix", "strip_dates", "strip_numbering",
            "NUMBER_WORDS"]
 
@@ -21,7 +23,7 @@ NUMBER_WORDS = {
     "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20,
 }
 _WORDNUM = "|".join(NUMBER_WORDS)
-_ROMAN = r"(?=[IVXLC])M{0,3}(?:C[MD]|D?C{0,3})(?:X[CL]|L?X{0,3})(?:I[XV]|V?I{0,3})"
+_ROMAN = ROMAN_UPPER
 
 
 @dataclass(frozen=True, slots=True)

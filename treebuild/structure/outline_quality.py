@@ -15,22 +15,18 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from ..model import OutlineEntry
+from .heuristics import HEURISTICS as H
 from .numbering import common_prefix, parse_numbering, strip_dates
 
 __all__ = [
     "OutlineVerdict",
     "assess_outline",
     "clean_outline",
-    "clean_ground_truth",
     "is_file_name",
     "relevel_from_numbering",
 ]
 
 _FILE_NAME = re.compile(r"\.(?:pdf|docx?|xlsx?|pptx?|html?|txt|rtf|tiff?|jpe?g|png)\s*$", re.IGNORECASE)
-SAME_PAGE_SHARE = 0.5
-"""An outline with more than this share of its entries aimed at one page is junk."""
-FLAT_NUMBERED_SHARE = 0.3
-"""A depth-1 outline whose titles are numbered this often, at several depths, is re-levelled."""
 
 
 def is_file_name(title: str) -> bool:
@@ -79,7 +75,7 @@ def relevel_from_numbering(entries: list[OutlineEntry]) -> list[OutlineEntry] | 
     """
     nums = [parse_numbering(strip_dates(e.title)) for e in entries]
     dotted = [n.parts for n in nums if n is not None and n.kind in ("decimal", "exhibit", "section", "appendix")]
-    if len(dotted) < max(3, FLAT_NUMBERED_SHARE * len(entries)) or len({len(p) for p in dotted}) < 2:
+    if len(dotted) < max(3, H.flat_numbered_share * len(entries)) or len({len(p) for p in dotted}) < 2:
         return None
     prefix = common_prefix(dotted)
     out: list[OutlineEntry] = []
@@ -102,7 +98,7 @@ def assess_outline(entries: list[OutlineEntry], pages: int) -> OutlineVerdict:
         return OutlineVerdict(cleaned, "junk", dropped, reasons + ["no usable entries"])
     top_page, top_count = Counter(e.page for e in cleaned).most_common(1)[0]
     # many bookmarks on one page of a long document (short ones legitimately share pages)
-    if len(cleaned) >= 4 and top_count > SAME_PAGE_SHARE * len(cleaned) and pages >= 2 * len(cleaned):
+    if len(cleaned) >= 4 and top_count > H.same_page_share * len(cleaned) and pages >= 2 * len(cleaned):
         return OutlineVerdict(cleaned, "junk", dropped,
                               reasons + [f"{top_count} of {len(cleaned)} entries point at page {top_page}"])
     if max(e.level for e in cleaned) == 1:
@@ -111,9 +107,3 @@ def assess_outline(entries: list[OutlineEntry], pages: int) -> OutlineVerdict:
             return OutlineVerdict(relevelled, "relevelled", dropped,
                                   reasons + ["flat outline re-levelled from the numbering in its titles"])
     return OutlineVerdict(cleaned, "cleaned" if dropped else "good", dropped, reasons)
-
-
-def clean_ground_truth(entries: list[OutlineEntry], pages: int) -> list[OutlineEntry]:
-    """The outline as evaluation ground truth: file-name entries dropped, flat numbering re-levelled."""
-    verdict = assess_outline(entries, pages)
-    return verdict.entries

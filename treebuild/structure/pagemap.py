@@ -14,37 +14,15 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 
 from ..model import SourceDoc
+from .patterns import roman_value
 
 __all__ = ["PageMap", "parse_page_ref", "roman_value"]
 
-_ROMAN = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000}
 _REF = re.compile(r"^(?:([A-Za-z]{1,3}|\d{1,3})\s?-\s?)?(\d{1,4}|[ivxlcdmIVXLCDM]{1,7})$")
 _FOLIO_LINE = re.compile(
     r"^(?:page\s+|p\.\s*|[-–—]\s*)?((?:[A-Za-z]{1,3}|\d{1,3})\s?-\s?\d{1,4}|\d{1,4}|[ivxlcdm]{1,7})"
     r"(?:\s+of\s+\d+|\s*[-–—])?$", re.I)
 _FOLIO_EDGE = re.compile(r"^(?:(\d{1,4}|[ivxlc]{1,7})\s*[|•·]\s+\S.*|.*\S\s+[|•·]\s*(\d{1,4}|[ivxlc]{1,7}))$")
-
-
-def roman_value(s: str) -> int | None:
-    """Value of a roman numeral (either case), None when it is not a well-formed one."""
-    s = s.lower()
-    if not s or any(c not in _ROMAN for c in s):
-        return None
-    total = 0
-    for i, c in enumerate(s):
-        v = _ROMAN[c]
-        total += -v if i + 1 < len(s) and _ROMAN[s[i + 1]] > v else v
-    return total if _to_roman(total) == s else None
-
-
-def _to_roman(n: int) -> str:
-    out = []
-    for v, r in ((1000, "m"), (900, "cm"), (500, "d"), (400, "cd"), (100, "c"), (90, "xc"), (50, "l"),
-                 (40, "xl"), (10, "x"), (9, "ix"), (5, "v"), (4, "iv"), (1, "i")):
-        while n >= v:
-            out.append(r)
-            n -= v
-    return "".join(out)
 
 
 def parse_page_ref(ref: str) -> tuple[str, int] | None:

@@ -10,56 +10,16 @@ ids are renumbered in preorder and page ranges recomputed, so parents still cove
 
 from __future__ import annotations
 
-import weakref
-
 from ..model import Mark, Node, Pos, SourceDoc
 from ..settings import BuildSettings
-from .assemble import number_nodes, set_pages
+from .assemble import attach, number_nodes, set_pages
 from .combine import same_heading
-from .headings import HeadingScan, scan_headings, to_marks
+from .heuristics import HEURISTICS as H
+from .layout import Layout
 from .windows import CHARS_PER_TOKEN, span_chars, window_marks
 
-__all__ = ["subdivide", "too_large", "remember_scan"]
+__all__ = ["subdivide", "too_large"]
 
-_SCANS: dict[int, tuple[weakref.ref[SourceDoc], HeadingScan]] = {}
-_ECHO_TEXT = 40
-
-
-def remember_scan(doc: SourceDoc, scan: HeadingScan) -> None:
-    """Keep the structure stage's heading scan for this document so subdivision does not redo it."""
-    key = id(doc)
-
-    def forget(_ref: weakref.ref[SourceDoc]) -> None:
-        _SCANS.pop(key, None)
-
-    _SCANS[key] = (weakref.ref(doc, forget), scan)
-
-
-def _cached_scan(doc: SourceDoc) -> HeadingScan | None:
-    hit = _SCANS.get(id(doc))
-    if hit is not None and hit[0]() is doc:
-        return hit[1]
-    return None
-
-
-class _InnerHeadings:
-    """Headings inside oversized leaves. The structure stage's whole-document scan is reused when
-    it ran; otherwise (a tree from the outline) only the pages of the oversized leaf are scanned,
-    since typography costs ~1.5 ms a page and most of a well-bookmarked document never needs it."""
-
-    def __init__(self, doc: SourceDoc):
-        self.doc = doc
-        scan = _cached_scan(doc)
-        self.whole = sorted(to_marks(scan.headings), key=lambda m: m.pos) if scan is not None else None
-
-    def within(self, start: Pos, end: Pos) -> list[Mark]:
-        if self.whole is not None:
-            marks = self.whole
-        else:
-            last = end.unit if end.char > 0 else end.unit - 1
-            scan = scan_headings(self.doc, range(start.unit, max(start.unit, last) + 1))
-            marks = sorted(to_marks(scan.headings), key=lambda m: m.pos)
-        return [m for m in marks if start < m.pos < end]
 
 
 def _pages(doc: SourceDoc, start: Pos, end: Pos) -> int:
@@ -76,14 +36,16 @@ def too_large(doc: SourceDoc, start: Pos, end: Pos, settings: BuildSettings) -> 
     return doc.paged and _pages(doc, start, end) > settings.max_node_pages
 
 
-def subdivide(doc: SourceDoc, roots: list[Node], settings: BuildSettings) -> list[str]:
-    """Split nodes larger than the page/token limits in place; returns warnings."""
+def subdivide(doc: SourceDoc, roots: list[Node], settings: BuildSettings, layout: Layout | None = None) -> list[str]:
+    """Split nodes larger than the page/token limits in place; returns warnings.
+
+    ``layout`` is the structure stage's analysis of ``doc``: its heading scan is reused when it ran."""
     if not settings.subdivide or not doc.units:
         return []
     split = 0
     windows = 0
     stack = list(roots)
-    inner_headings: _InnerHeadings | None = None
+    layout = layout if layout is not None and layout.doc is doc else Layout(doc)
     while stack:
         node = stack.pop()
         if node.children:
@@ -98,16 +60,14 @@ def subdivide(doc: SourceDoc, roots: list[Node], settings: BuildSettings) -> lis
         if not too_large(doc, node.start, node.end, settings):
             continue
         if doc.paged:
-            if inner_headings is None:
-                inner_headings = _InnerHeadings(doc)
             head = Mark(node.title, 1, node.start, node.origin)
-            inner = [m for m in inner_headings.within(node.start, node.end) if not same_heading(m, head)]
+            inner = [m for m in layout.headings_within(node.start, node.end) if not same_heading(m, head)]
             # a heading found just before the node's end with (next to) no text of its own is the
             # next section's heading seen from the page top, not a subsection
-            while inner and len(doc.span_text(inner[-1].pos, node.end).strip()) < _ECHO_TEXT:
+            while inner and len(doc.span_text(inner[-1].pos, node.end).strip()) < H.echo_text:
                 inner.pop()
             if inner:
-                _attach(doc, node, inner)
+                attach(doc, node, inner)
                 split += 1
                 stack.extend(node.children)
                 continue
@@ -122,26 +82,6 @@ def subdivide(doc: SourceDoc, roots: list[Node], settings: BuildSettings) -> lis
     if windows:
         warnings.append(f"{windows} window node(s) cut where sections had no finer headings")
     return warnings
-
-
-def _attach(doc: SourceDoc, parent: Node, marks: list[Mark]) -> None:
-    """Nest ``marks`` (inside ``parent``'s span, in order) under ``parent`` by their levels."""
-    stack: list[tuple[int, Node]] = []
-    for m in marks:
-        while stack and stack[-1][0] >= m.level:
-            stack.pop()
-        owner = stack[-1][1] if stack else parent
-        node = Node(node_id="", title=m.title, depth=owner.depth + 1, ordinal=len(owner.children), start=m.pos,
-                    end=parent.end, origin=m.origin, confidence=m.confidence, parent=owner, _doc=doc)
-        owner.children.append(node)
-        stack.append((m.level, node))
-    _set_ends(parent.children, parent.end)
-
-
-def _set_ends(siblings: list[Node], end: Pos) -> None:
-    for i, node in enumerate(siblings):
-        node.end = siblings[i + 1].start if i + 1 < len(siblings) else end
-        _set_ends(node.children, node.end)
 
 
 def _window_children(doc: SourceDoc, parent: Node, start: Pos, end: Pos, settings: BuildSettings) -> list[Node]:

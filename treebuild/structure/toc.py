@@ -14,19 +14,17 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..model import Mark, Pos, SourceDoc
+from .heuristics import HEURISTICS as H
 from .pagemap import PageMap, parse_page_ref
 from .text import normalize_title
 from .toc_detect import find_toc_pages
 from .toc_parse import TocEntry, parse_rows
 from .toc_place import PageTexts, Placement, place_entries
 
-__all__ = ["TocResult", "toc_marks", "MIN_PLACED_RATIO"]
+__all__ = ["TocResult", "toc_marks"]
 
-MIN_PLACED_RATIO = 0.3
-"""Below this share of placed entries the TOC (or our reading of it) is not trusted."""
 _VOTE_SAMPLES = 12
 _MARGIN_CHARS = 120  # at most this much running header/footer text ahead of a heading
-HEADER_BAND = 0.10  # top and bottom fraction of a page where running headers and folios sit
 
 
 @dataclass
@@ -108,7 +106,7 @@ def _result(doc: SourceDoc, toc: list[int], entries: list[TocEntry], placements:
     result = TocResult(marks=[], toc_pages=toc, entries=len(entries), placed=len(placed), dropped=dropped,
                        parsed=entries, page_source=pagemap.source, paged=paged)
     pages = ", ".join(str(u + 1) for u in toc)
-    if len(placed) < 2 or len(placed) < MIN_PLACED_RATIO * len(entries):
+    if len(placed) < 2 or len(placed) < H.min_placed_ratio * len(entries):
         result.warnings.append(
             f"printed TOC on page(s) {pages} ignored: only {len(placed)} of {len(entries)} entries "
             "were found as headings in the body")
@@ -141,6 +139,6 @@ def _snap(doc: SourceDoc, pos: Pos) -> Pos:
     before = [b for b in unit.blocks if b[2] < pos.char]
     lead = unit.text[: pos.char]
     if len(lead.strip()) <= _MARGIN_CHARS and all(
-            b[1] <= height * HEADER_BAND or b[0] >= height * (1 - HEADER_BAND) for b in before):
+            b[1] <= height * H.snap_band or b[0] >= height * (1 - H.snap_band) for b in before):
         return Pos(pos.unit, 0)
     return pos

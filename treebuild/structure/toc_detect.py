@@ -15,6 +15,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from ..model import Line, SourceDoc
+from .patterns import ARABIC, LEADER, PAGE_TOKEN, PREFIXED, ROMAN_LOWER, roman_value
 from .text import normalize_title
 
 __all__ = [
@@ -33,22 +34,14 @@ __all__ = [
     "right_edge",
 ]
 
-_ARABIC = r"\d{1,4}"
-_ROMAN_LOWER = r"[ivxlc]{1,7}"
-_ROMAN_ANY = r"[ivxlcIVXLC]{1,7}"
-_PREFIXED = r"[A-Z]{1,3}-\s?\d{1,4}|\d{1,3}-\d{1,4}"
-PAGE_TOKEN = rf"(?:{_PREFIXED}|{_ARABIC}|{_ROMAN_ANY})"
-"""A printed page reference: ``12``, ``iv``, ``F-3``, ``A-1``, ``2-15``."""
 
 _PAGE_CELL = re.compile(rf"(?:{PAGE_TOKEN})")
-_LEADER = r"(?:[.·•…_]\s*){2,}"
-_LEADER_ONLY = re.compile(rf"\s*{_LEADER}\s*|\s*[.·…_]\s*")
+_LEADER_ONLY = re.compile(rf"\s*{LEADER}\s*|\s*[.·…_]\s*")
 _TAIL_TOKEN = re.compile(rf"(?<![\w-])({PAGE_TOKEN})\s*$")
-_TRAILING_PAGE = re.compile(rf"^(.*\S)\s+({_PREFIXED}|{_ARABIC}|{_ROMAN_LOWER})$")
-_TRAILING_LEADER = re.compile(rf"\s*{_LEADER}\s*$")
+_TRAILING_PAGE = re.compile(rf"^(.*\S)\s+({PREFIXED}|{ARABIC}|{ROMAN_LOWER})$")
+_TRAILING_LEADER = re.compile(rf"\s*{LEADER}\s*$")
 
 
-_ROMAN_VALID = re.compile(r"^(?=[ivxlcdm])m{0,3}(cm|cd|d?c{0,3})(xc|xl|l?x{0,3})(ix|iv|v?i{0,3})$")
 _NUMERIC_CELL = re.compile(r"^[\$€£(]*\s*-?[\d,]+(?:\.\d+)?\s*%?\)?$")
 _NOT_APPLICABLE = re.compile(r"^(?:n/?a|—|–|-)$", re.I)
 _PAGE_OF = re.compile(r"\b(?:page|p\.|seite)?\s*\d+\s+(?:of|von|de|sur)\s+\d+\s*$", re.I)
@@ -270,7 +263,7 @@ def _plausible_token(token: str, separate: bool) -> bool:
         return 0 < int(t) < 5000 and not (len(t) == 4 and 1900 <= int(t) <= 2100 and not separate)
     if re.fullmatch(r"[ivxlcIVXLC]+", t):
         low = t.lower()
-        if not _ROMAN_VALID.match(low):
+        if roman_value(low) is None:
             return False
         return separate or t.islower()
     return True
@@ -340,7 +333,7 @@ def _score(doc: SourceDoc, unit: int) -> _PageScore:
 
 def right_edge(rows: list[Row]) -> float | None:
     """The x where right-aligned page numbers end: the most common right end of numeric tails."""
-    ends = Counter(round(r.x1) for r in rows if re.search(rf"\s(?:{_ARABIC}|{_ROMAN_LOWER})$", r.cells[-1].text)
+    ends = Counter(round(r.x1) for r in rows if re.search(rf"\s(?:{ARABIC}|{ROMAN_LOWER})$", r.cells[-1].text)
                    or _PAGE_CELL.fullmatch(r.cells[-1].text))
     if not ends:
         return None
@@ -401,7 +394,7 @@ def _pageless_continues(s: _PageScore) -> bool:
 
 
 _QUICK_NUMBER_END = re.compile(
-    rf"(?:^|\s|\.)(?!(?:19|20)\d\d\s*$)(?:{_PREFIXED}|{_ARABIC}|{_ROMAN_LOWER})[ \t]*$", re.M)
+    rf"(?:^|\s|\.)(?!(?:19|20)\d\d\s*$)(?:{PREFIXED}|{ARABIC}|{ROMAN_LOWER})[ \t]*$", re.M)
 _QUICK_NUMBERED = re.compile(r"^\s*(?:\d+(?:\.\d+)+(?:-\d+)?|\d+\.?)(?:\s|$)", re.M)
 _QUICK_KEYWORD = re.compile(
     r"^\s*(?:table\s+of\s+)?(?:contents|c\s+o\s+n\s+t\s+e\s+n\s+t\s+s|index|inhalt|inhaltsverzeichnis|"

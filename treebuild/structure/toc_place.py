@@ -19,17 +19,15 @@ from dataclasses import dataclass
 from rapidfuzz import fuzz
 
 from ..model import Line, Pos, SourceDoc
-from .pagemap import PageMap, roman_value
+from .heuristics import HEURISTICS as H
+from .pagemap import PageMap
+from .patterns import roman_value
 from .text import normalize_title
 from .toc_detect import toc_keyword
 from .toc_parse import TocEntry
 
-__all__ = ["Placement", "PageTexts", "place_entries", "FUZZY_MIN"]
+__all__ = ["Placement", "PageTexts", "place_entries"]
 
-FUZZY_MIN = 0.86
-"""Lowest similarity at which a line that is not an exact heading match is accepted."""
-LABEL_FUZZY_MIN = 0.6
-"""Lowest similarity of the words after a matching section number (reworded body headings)."""
 _WINDOW = (0, 1, -1, 2, -2, 3, -3)
 _LEAD_WORDS = re.compile(r"^(?:chapter|section|appendix|annex|part|exhibit|article|schedule|kapitel|chapitre) ")
 _DISTINCT_KINDS = {"part", "item", "chapter", "appendix", "article", "section", "note"}
@@ -278,7 +276,7 @@ def _fuzzy_on_page(pt: PageTexts, unit: int, want: _Want, min_char: int) -> tupl
     if numbered:
         if f" {want.label} " not in flat:
             return None
-    elif fuzz.partial_ratio(want.bare or want.full, flat) < FUZZY_MIN * 100 - 6:
+    elif fuzz.partial_ratio(want.bare or want.full, flat) < H.fuzzy_min * 100 - 6:
         return None
     norms = [t for c, t in pt.text_lines(unit) if c >= min_char]
     chars = [c for c, t in pt.text_lines(unit) if c >= min_char]
@@ -297,11 +295,11 @@ def _fuzzy_on_page(pt: PageTexts, unit: int, want: _Want, min_char: int) -> tupl
                 if not rest:
                     continue
                 score = fuzz.ratio(want.bare, rest[: len(want.bare) + 4]) / 100.0
-                if score >= LABEL_FUZZY_MIN and (best is None or score > best[1]):
+                if score >= H.label_fuzzy_min and (best is None or score > best[1]):
                     best = ("label", score, chars[k])
             else:
                 score = fuzz.ratio(want.full, cand[: target + 4]) / 100.0
-                if score >= FUZZY_MIN and (best is None or score > best[1]):
+                if score >= H.fuzzy_min and (best is None or score > best[1]):
                     best = ("fuzzy", score, chars[k])
     return best
 
@@ -369,4 +367,4 @@ def _confidence(how: str, score: float, unit: int, expected: int | None) -> floa
         return round(base * score if score < 1 else base, 3)
     if how == "label":
         return round((0.8 if dist <= 1 else 0.75) * (1.0 if score >= 0.9 else 0.5 + score / 2), 3)
-    return round(max(0.3, 0.45 + (score - FUZZY_MIN) * 2.0 - 0.05 * dist), 3)
+    return round(max(0.3, 0.45 + (score - H.fuzzy_min) * 2.0 - 0.05 * dist), 3)

@@ -15,14 +15,14 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..model import Line, Mark, Pos, SourceDoc
-from .headings import HeadingScan
-from .numbering import parse_numbering
-from .pagemap import PageMap
-from .text import normalize_title
-from .toc_detect import TocPages, entry_like, page_rows, right_edge, row_entry
-from .toc_parse import TocEntry, parse_rows
-from .toc_place import PageTexts, place_entries
+from ...model import Line, Mark, Pos, SourceDoc
+from ..headings import HeadingScan
+from ..numbering import parse_numbering
+from ..pagemap import PageMap
+from ..text import normalize_title
+from ..toc_detect import TocPages, entry_like, page_rows, right_edge, row_entry
+from ..toc_parse import TocEntry, parse_rows
+from ..toc_place import PageTexts, place_entries
 
 __all__ = ["StatementsIndex", "find_statements_index", "statement_marks", "statements_start", "nest_notes",
            "is_note", "STATEMENTS_TITLE"]

@@ -27,10 +27,11 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from ..model import Line, Mark, Pos, SourceDoc
-from .combine import same_heading
-from .headings import HeadingScan, body_text_like, scan_headings
-from .sec import SecHeading
+from ...model import Line, Mark, Pos, SourceDoc
+from ..combine import same_heading
+from ..headings import HeadingScan, body_text_like, scan_headings
+from ..toc_detect import entry_like, page_rows, right_edge, row_entry
+from .items import SecHeading
 from .statements import (
     STATEMENTS_TITLE,
     TOP_CHARS,
@@ -39,7 +40,6 @@ from .statements import (
     statement_marks,
     statements_start,
 )
-from .toc_detect import entry_like, page_rows, right_edge, row_entry
 
 __all__ = ["Exhibit", "find_exhibits", "find_signatures", "restructure_filing", "EXHIBITS_TITLE",
            "SIGNATURES_TITLE"]

@@ -12,9 +12,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..model import Line, SourceDoc
+from ...model import Line, SourceDoc
+from ..patterns import roman_value
 
-__all__ = ["SecHeading", "sec_headings", "is_filing", "item_order", "PART_LEVEL", "ITEM_LEVEL", "END_TITLES"]
+__all__ = ["SecHeading", "sec_headings", "is_filing", "cover_page", "item_order", "PART_LEVEL", "ITEM_LEVEL",
+           "END_TITLES"]
 
 PART_LEVEL = 1
 ITEM_LEVEL = 2
@@ -27,7 +29,6 @@ _ITEM = re.compile(r"^item\s+(?P<num>[0-9]{1,2}[a-c]?(?:\([a-z0-9]\))?)(?:\s*[.:
                    re.IGNORECASE)
 _COVER = re.compile(r"\bform\s+(?:10-k|10-q|20-f|40-f|8-k|10-kt|10-qt)\b", re.IGNORECASE)
 _COMMISSION = re.compile(r"securities\s+and\s+exchange\s+commission", re.IGNORECASE)
-_ROMAN = {"i": 1, "ii": 2, "iii": 3, "iv": 4, "1": 1, "2": 2, "3": 3, "4": 4}
 _NOT_TITLE = re.compile(r"^(?:of|and|or|in|to|the|for|as|which|above|below|herein|hereof|this)\b", re.IGNORECASE)
 
 
@@ -52,6 +53,18 @@ def item_order(label: str) -> tuple[int, str]:
     """``"7A"`` -> ``(7, "a")`` so Items compare in form order."""
     m = re.match(r"([0-9]+)(.*)", label)
     return (int(m.group(1)), m.group(2).casefold()) if m else (0, label.casefold())
+
+
+COVER_PAGES = 5
+"""The form's cover sits on one of the first pages (after an annual report's own cover and letter)."""
+
+
+def cover_page(doc: SourceDoc) -> int:
+    """Index of the page that names the Commission and the form (the 10-K cover), else 0."""
+    for u in doc.units[:COVER_PAGES]:
+        if _COVER.search(u.text) and _COMMISSION.search(u.text):
+            return u.index
+    return 0
 
 
 def is_filing(doc: SourceDoc) -> bool:
@@ -133,7 +146,7 @@ def _in_form_order(found: list[SecHeading]) -> list[SecHeading]:
     seen: set[tuple[int, str]] = set()
     for h in found:
         if h.kind == "part":
-            n = _ROMAN.get(h.label.casefold(), 0)
+            n = int(h.label) if h.label.isdigit() else roman_value(h.label) or 0
             if n <= part:
                 continue
             part = n

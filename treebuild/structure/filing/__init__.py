@@ -1,0 +1,7 @@
+"""SEC filings (10-K, 10-Q, annual reports): the filing structure source and what it needs.
+
+``items``: Parts and Items recognised by pattern on the body pages; ``tail``: the sections after
+the last Item (Signatures, the financial statements placed from their own index page, Exhibits
+one by one); ``statements``: statements and notes inside an Item; ``source``: the
+:class:`~treebuild.structure.filing.source.FilingSource` plug-in the combine policy asks.
+"""

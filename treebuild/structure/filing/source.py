@@ -1,0 +1,65 @@
+"""The SEC filing structure source: Parts/Items as a skeleton, and the filing's own rules for the
+headings nested under it and for the tail after the last Item."""
+
+from __future__ import annotations
+
+import re
+
+from ...model import Mark, Pos, SourceDoc
+from ..headings import Heading
+from ..layout import Layout
+from ..sources import Proposal
+from .items import END_TITLES, SecHeading, cover_page, is_filing, sec_headings
+from .tail import restructure_filing
+
+__all__ = ["FilingSource", "FilingProposal", "sec_skeleton"]
+
+
+def sec_skeleton(sec: list[SecHeading]) -> list[Mark]:
+    """Parts at level 1 and Items at level 2 (level 1 when the filing prints no Parts)."""
+    parts = any(h.kind == "part" for h in sec)
+    return [Mark(title=h.title, level=h.level if parts else 1, pos=Pos(h.unit, h.char), origin="sec", confidence=0.9)
+            for h in sec]
+
+
+class FilingProposal(Proposal):
+    """Parts and Items, plus what the filing rules need later."""
+
+    def __init__(self, filing: bool, sec: list[SecHeading], cover: int = 0):
+        super().__init__("sec", sec_skeleton(sec), role="skeleton")
+        self.filing = filing
+        self.sec = sec
+        self.cover = cover
+
+    closing: re.Pattern[str] = END_TITLES
+    """Sections the form places after the last Part (Signatures ...): top level, never nested."""
+
+    def own_headings(self, headings: list[Heading]) -> list[Heading]:
+        """Headings left to nest: nothing on or before the form's cover page (it names the form,
+        the registrant and the Commission), not a Part/Item line."""
+        if not self.filing:
+            return headings
+        headings = [h for h in headings if h.unit > self.cover]
+        if self.sec:
+            sec_lines = {(h.unit, j) for h in self.sec for j in h.lines}
+            headings = [h for h in headings if not any((h.unit, j) in sec_lines for j in h.lines)]
+        return headings
+
+    def refine(self, doc: SourceDoc, layout: Layout, marks: list[Mark]) -> list[Mark]:
+        """The statements inside their Item and the tail after the last Item laid out."""
+        return restructure_filing(doc, marks, self.sec, layout.scan()) if self.sec else marks
+
+
+class FilingSource:
+    """SEC periodic reports: ``PART I`` .. ``PART IV`` and ``Item 1.`` .. ``Item 16.``."""
+
+    name = "sec"
+
+    def propose(self, doc: SourceDoc, layout: Layout) -> FilingProposal:
+        if not doc.paged:
+            return FilingProposal(False, [])
+        scan = layout.scan()
+        sec = sec_headings(doc, skip_pages=scan.toc_pages | layout.toc_pages, skip_lines=scan.furniture,
+                           body_size=scan.body_size)
+        filing = bool(sec) or is_filing(doc)
+        return FilingProposal(filing, sec, cover_page(doc) if filing else 0)

@@ -1,0 +1,63 @@
+"""The shared text patterns of structure detection: Roman numerals, page numbers and page
+references, dot leaders. One definition each; every detector imports them from here.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["ROMAN_UPPER", "roman_value", "is_page_number", "PAGE_TOKEN", "ARABIC", "ROMAN_LOWER", "PREFIXED",
+           "LEADER", "LEADER_TAIL"]
+
+ROMAN_UPPER = r"(?=[IVXLC])M{0,3}(?:C[MD]|D?C{0,3})(?:X[CL]|L?X{0,3})(?:I[XV]|V?I{0,3})"
+"""A well-formed upper-case Roman numeral, as a regex fragment (``Part IV``, ``II.``)."""
+
+_ROMAN_DIGITS = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000}
+_ROMAN_MAX = 4000
+"""Numerals from here on have no standard form."""
+
+
+def roman_value(s: str) -> int | None:
+    """Value of a Roman numeral (either case), ``None`` when it is not a well-formed one."""
+    s = s.lower()
+    if not s or any(c not in _ROMAN_DIGITS for c in s):
+        return None
+    total = 0
+    for i, c in enumerate(s):
+        v = _ROMAN_DIGITS[c]
+        total += -v if i + 1 < len(s) and _ROMAN_DIGITS[s[i + 1]] > v else v
+    return total if total < _ROMAN_MAX and _to_roman(total) == s else None
+
+
+def _to_roman(n: int) -> str:
+    out = []
+    for v, r in ((1000, "m"), (900, "cm"), (500, "d"), (400, "cd"), (100, "c"), (90, "xc"), (50, "l"),
+                 (40, "xl"), (10, "x"), (9, "ix"), (5, "v"), (4, "iv"), (1, "i")):
+        while n >= v:
+            out.append(r)
+            n -= v
+    return "".join(out)
+
+
+_PAGE_NUMBER = re.compile(
+    r"^(?:page\s+)?(?:[-\u2013\u2014]\s*)?(?:\d{1,4}|[ivxlcdm]{1,7}|[A-Z]{1,2}-\d{1,3})(?:\s*[-\u2013\u2014])?"
+    r"(?:\s*(?:of|/)\s*\d{1,4})?$",
+    re.IGNORECASE,
+)
+
+
+def is_page_number(text: str) -> bool:
+    """A line that is only a folio: ``12``, ``xiv``, ``Page 3 of 40``, ``- 7 -``, ``F-3``."""
+    return bool(_PAGE_NUMBER.match(text.strip()))
+
+
+ARABIC = r"\d{1,4}"
+ROMAN_LOWER = r"[ivxlc]{1,7}"
+PREFIXED = r"[A-Z]{1,3}-\s?\d{1,4}|\d{1,3}-\d{1,4}"
+PAGE_TOKEN = rf"(?:{PREFIXED}|{ARABIC}|[ivxlcIVXLC]{{1,7}})"
+"""A printed page reference in a TOC row: ``12``, ``iv``, ``F-3``, ``A-1``, ``2-15``."""
+
+LEADER = r"(?:[.·•…_]\s*){2,}"
+"""A run of leader characters between a TOC title and its page (``....``, ``· · ·``, ``___``)."""
+LEADER_TAIL = re.compile(r"(?:\.\s{0,3}){4,}\s*\S{0,8}$|\s\.{2,}\s*[0-9ivxlc]{1,5}$|…\s*\S{1,6}$")
+"""A line that ends in dot leaders and a page (a TOC row, never a heading)."""
