@@ -10,6 +10,7 @@ from .budget import Budget
 from .client import ModelClient
 from .failures import BudgetExceeded, ModelError, classify
 from .runner import run_sync
+from .schema import id_enum, required_strings, response_format, schema_supported
 from .structured import extract_json, parse_json
 from .tokens import count_tokens, truncate_tokens
 from .transport import ChatRequest, ChatResponse, LiteLLMTransport, Transport, import_litellm
@@ -26,8 +27,12 @@ __all__ = [
     "classify",
     "count_tokens",
     "extract_json",
+    "id_enum",
     "import_litellm",
     "parse_json",
+    "required_strings",
+    "response_format",
     "run_sync",
+    "schema_supported",
     "truncate_tokens",
 ]
