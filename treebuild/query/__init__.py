@@ -5,6 +5,10 @@ See :mod:`treebuild.query.spi` for how a navigator plugs in.
 
 from __future__ import annotations
 
+from .access import AccessFilter
+from .limits import Limits
+from .results import DocumentNavigation, Passage, PathEntry, PathStop, QueryResult, SelectionRecord, Step
+from .runtime import DEFAULT_NAVIGATOR, navigate, navigate_async, resolve_navigator
 from .spi import (
     ENTRY_POINT_GROUP,
     CancellationToken,
@@ -26,6 +30,19 @@ from .spi import (
 )
 
 __all__ = [
+    "navigate",
+    "navigate_async",
+    "resolve_navigator",
+    "DEFAULT_NAVIGATOR",
+    "AccessFilter",
+    "Limits",
+    "QueryResult",
+    "Passage",
+    "PathEntry",
+    "PathStop",
+    "Step",
+    "DocumentNavigation",
+    "SelectionRecord",
     "ENTRY_POINT_GROUP",
     "Cancelled",
     "CancellationToken",

@@ -141,6 +141,7 @@ class Remaining:
     seconds: float | None
     visits: int  # nodes that may still be expanded or read
     nodes: int  # nodes that may still be returned for this document
+    pages: int | None = None  # physical pages passages may still take (``max_pages``), None: unbounded
 
 
 @dataclass(slots=True)
