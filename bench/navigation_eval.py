@@ -40,6 +40,7 @@ class Row:
     tokens: int
     seconds: float
     bm25_hit: bool
+    hybrid_hit: bool
     returned: str
 
 
@@ -71,6 +72,8 @@ def main() -> int:
     ap.add_argument("--store", type=Path, default=Path("/tmp/treebuild-navigation-eval"))
     ap.add_argument("--navigator", default="lexical")
     ap.add_argument("--max-pages", type=int, default=10)
+    ap.add_argument("--limit", action="append", default=[], metavar="NAME=VALUE",
+                    help="override a query limit (treebuild.query.Limits), e.g. --limit max_nodes=10")
     ap.add_argument("--model", default=None)
     ap.add_argument("--api-base", default=None)
     ap.add_argument("--json", action="store_true", help="print one JSON line per question instead of a table")
@@ -91,21 +94,28 @@ def main() -> int:
     print(f"store ready in {time.perf_counter() - t0:.1f} s: {args.store}", file=sys.stderr)
     config = ModelConfig(model=args.model, api_base=args.api_base) if args.model else None
     pages_of = {doc: page_texts(store, doc) for doc in docs}
+    overrides = {k: float(v) if "." in v else int(v) for k, _, v in (item.partition("=") for item in args.limit)}
 
     rows: list[Row] = []
     for q in questions:
         evidence = sorted({e["evidence_page"] for e in q["evidence"] if e["doc_name"] == q["doc_name"]})
         started = time.perf_counter()
+        limits = {"max_pages": args.max_pages} | overrides
         result = navigate(q["question"], store, docs=[q["doc_name"]], navigator=args.navigator, config=config,
-                          max_pages=args.max_pages)
+                          **limits)
         seconds = time.perf_counter() - started
         covered = {p for passage in result.passages if passage.start_page is not None
                    for p in range(passage.start_page, (passage.end_page or passage.start_page) + 1)}
         bm25 = bm25_pages(q["question"], pages_of[q["doc_name"]], args.max_pages)
         returned = ", ".join(f"{p.node_id}:{p.start_page}-{p.end_page}" for p in result.passages)
+        # hybrid seam: page BM25's pages seed the navigation (their nodes and ancestors), same page budget
+        hybrid = navigate(q["question"], store, navigator=args.navigator, config=config,
+                          seeds={q["doc_name"]: bm25}, **limits)
+        hybrid_pages = {p for passage in hybrid.passages if passage.start_page is not None
+                        for p in range(passage.start_page, (passage.end_page or passage.start_page) + 1)}
         rows.append(Row(q["id"], q["doc_name"], evidence, bool(covered & set(evidence)), len(covered),
                         result.usage.calls, result.usage.input_tokens + result.usage.output_tokens, seconds,
-                        bool(set(bm25) & set(evidence)), returned))
+                        bool(set(bm25) & set(evidence)), bool(hybrid_pages & set(evidence)), returned))
 
     if args.json:
         for r in rows:
@@ -113,18 +123,21 @@ def main() -> int:
     else:
         print(f"navigator={args.navigator} max_pages={args.max_pages}")
         print(f"{'question':24} {'document':24} {'evidence':>10} {'nav':>4} {'pages':>5} {'calls':>5} "
-              f"{'tokens':>7} {'ms':>6} {'bm25':>5}  returned (node:pages)")
+              f"{'tokens':>7} {'ms':>6} {'bm25':>5} {'hybrid':>6}  returned (node:pages)")
         for r in rows:
             print(f"{r.qid:24} {r.doc[:24]:24} {','.join(map(str, r.evidence)):>10} {'hit' if r.hit else '-':>4} "
                   f"{r.pages:5d} {r.calls:5d} {r.tokens:7d} {r.seconds * 1000:6.0f} {'hit' if r.bm25_hit else '-':>5}"
+                  f" {'hit' if r.hybrid_hit else '-':>6}"
                   f"  {r.returned}")
     n = len(rows)
     nav = sum(r.hit for r in rows)
     base = sum(r.bm25_hit for r in rows)
+    hyb = sum(r.hybrid_hit for r in rows)
     print(f"\ntotal: {n} questions; navigator '{args.navigator}' hit {nav}/{n} = {nav / n:.3f} "
           f"(mean {sum(r.pages for r in rows) / n:.1f} pages, {sum(r.calls for r in rows)} calls, "
           f"{sum(r.tokens for r in rows)} tokens, {sum(r.seconds for r in rows):.2f} s); "
-          f"page BM25 top-{args.max_pages} hit {base}/{n} = {base / n:.3f}")
+          f"page BM25 top-{args.max_pages} hit {base}/{n} = {base / n:.3f}; "
+          f"hybrid ('{args.navigator}' seeded with page BM25's pages) hit {hyb}/{n} = {hyb / n:.3f}")
     return 0
 
 

@@ -33,8 +33,11 @@ TITLE_WEIGHT = 2
 
 QUESTION_WORDS = frozenset(
     "what which who whom whose when where why how does did do is are was were has have had can could "
-    "would should will much many any there their".split())
-"""Words that shape a question but name no topic; dropped on top of the English stop words."""
+    "would should will much many any there their "
+    # instructions about the answer, not about the topic
+    "explain describe state provide respond response answer question please round decimal place places "
+    "unit units percent percents useful relevant".split())
+"""Words that shape a question or its answer but name no topic; dropped on top of English stop words."""
 
 MAX_REASONS = 8
 """Scored candidates listed in the reasoning of one step."""
@@ -57,14 +60,18 @@ def _tokens(texts: Sequence[str]) -> list[list[str]]:
     return tokens
 
 
-def score_texts(question: str, texts: Sequence[str]) -> list[float]:
-    """BM25 score of each text for the question (0.0 when nothing matches)."""
+def score_texts(question: str, texts: Sequence[str], *, ignore: str = "") -> list[float]:
+    """BM25 score of each text for the question (0.0 when nothing matches); words of ``ignore``
+    (the document's own name, which tells nothing about where in it to look) are not scored."""
     import bm25s
 
     if not texts:
         return []
     words = [w for w in question.split() if w.casefold().strip("?,.;:!'\"") not in QUESTION_WORDS]
     query = _tokens([" ".join(words) or question])[0]
+    if ignore:
+        dropped = set(_tokens([" ".join(_SPLIT.split(ignore))])[0])
+        query = [t for t in query if t not in dropped] or query
     corpus = _tokens(texts)
     if not query or not any(corpus):
         return [0.0] * len(texts)
@@ -106,18 +113,29 @@ class LexicalNavigator:
     async def decide(self, request: StepRequest) -> Decision:
         request.cancel.raise_if_cancelled()
         candidates = request.candidates
-        scores = score_texts(request.question, [node_text(c) for c in candidates])
+        own_name = f"{request.doc_id} {request.doc_title or ''}"
+        scores = score_texts(request.question, [node_text(c) for c in candidates], ignore=own_name)
         scored = sorted(((s, c) for s, c in zip(scores, candidates, strict=True) if s > 0),
                         key=lambda sc: -sc[0])
-        if not scored:
-            return Decision.stop_here("lexical (not a language model): no offered node shares a term with the "
-                                      "question")
         if request.mode == "single_pass":
+            if not scored:
+                return Decision.stop_here("lexical (not a language model): no node shares a term with the question")
             return Decision(read=tuple(self._fit(scored, request)), reasoning=_reasons(scored))
-        best = scored[: request.max_choices]
-        read = tuple(c.node_id for _, c in best if c.is_leaf)
-        expand = tuple(c.node_id for _, c in best if not c.is_leaf)
-        return Decision(expand=expand, read=read, reasoning=_reasons(scored))
+        best = [c for _, c in scored[: request.max_choices]]
+        # a section's title and summary show little of what it holds: when too few offered nodes
+        # match, the beam is filled with the largest unmatched sections rather than left empty
+        unmatched = sorted((c for c in candidates if not c.is_leaf and all(c is not b for b in best)),
+                           key=lambda c: -c.pages)
+        fill = [c for c in unmatched if all(c.node_id != b.node_id for _, b in scored)]
+        filled = fill[: max(0, request.max_choices - len(best))]
+        best += filled
+        if not best:
+            return Decision.stop_here("lexical (not a language model): no offered node shares a term with the "
+                                      "question and none has sections to open")
+        read = tuple(c.node_id for c in best if c.is_leaf)
+        expand = tuple(c.node_id for c in best if not c.is_leaf)
+        opened = f"; opened unmatched: {', '.join(c.node_id for c in filled)}" if filled else ""
+        return Decision(expand=expand, read=read, reasoning=_reasons(scored) + opened)
 
     @staticmethod
     def _fit(scored: Sequence[tuple[float, Candidate]], request: StepRequest) -> list[str]:
