@@ -12,6 +12,7 @@ from .pipeline import build, build_doc  # noqa: E402
 from .readers import read  # noqa: E402
 from .settings import OFFLINE_MODEL, BuildSettings, ModelConfig  # noqa: E402
 from .store import CommitResult, DocVersion, Store  # noqa: E402
+from .query import QueryResult, navigate  # noqa: E402
 
 __all__ = [
     "__version__",
@@ -22,6 +23,8 @@ __all__ = [
     "ingest_many",
     "IngestResult",
     "Store",
+    "navigate",
+    "QueryResult",
     "DocVersion",
     "CommitResult",
     "to_pageindex",

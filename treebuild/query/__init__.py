@@ -28,8 +28,12 @@ from .spi import (
     StopReason,
     resolve,
 )
+from .tool import TOOL_NAME, run_tool, tool_schema
 
 __all__ = [
+    "tool_schema",
+    "run_tool",
+    "TOOL_NAME",
     "navigate",
     "navigate_async",
     "resolve_navigator",
