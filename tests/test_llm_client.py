@@ -19,10 +19,12 @@ from treebuild.llm import (
     ModelClient,
     ModelError,
     count_tokens,
+    for_server,
     import_litellm,
     required_strings,
     run_sync,
     schema_supported,
+    self_hosted,
 )
 from treebuild.model import Usage
 from treebuild.settings import ModelConfig
@@ -340,3 +342,16 @@ def test_which_servers_get_schemas() -> None:
     assert not schema_supported(litellm, "openai/unknown-model", "https://api.openai.com/v1")
     assert schema_supported(litellm, "claude-3-5-sonnet-20241022", None) == \
         litellm.supports_response_schema("claude-3-5-sonnet-20241022")
+
+
+def test_string_lengths_go_to_self_hosted_servers_only(server: OpenAIServer) -> None:
+    server.responder = lambda request: Reply(content=json.dumps({"a": "1", "b": "2"}))
+    schema = required_strings(["a", "b"], max_chars=40)
+    assert schema["properties"]["a"] == {"type": "string", "maxLength": 40}
+    assert for_server(schema, self_hosted=False)["properties"]["a"] == {"type": "string"}
+    run_sync(ModelClient(config(server), Usage()).structured(
+        [{"role": "user", "content": "x"}], Keyed, max_tokens=20, json_schema=schema))
+    assert server.chat_requests[-1].json_schema == schema  # the loopback server is self-hosted
+    litellm = import_litellm()
+    assert self_hosted(litellm, "openai/x", "http://127.0.0.1:1/v1") and self_hosted(litellm, "ollama/x", None)
+    assert not self_hosted(litellm, "openai/gpt-4o-mini", None)

@@ -16,7 +16,7 @@ from ..model import Usage
 from ..settings import ModelConfig
 from .budget import Budget
 from .failures import ModelError, classify
-from .schema import schema_supported
+from .schema import for_server, schema_supported, self_hosted
 from .structured import parse_json
 from .tokens import count_tokens
 from .transport import ChatRequest, ChatResponse, LiteLLMTransport, Transport, import_litellm
@@ -49,6 +49,7 @@ class ModelClient:
         self.budget = budget or Budget(usage, config.max_calls, config.max_tokens, config.max_seconds)
         self._semaphore: asyncio.Semaphore | None = None
         self._schemas: bool | None = None  # decided on the first structured request
+        self._self_hosted = False
         self.schema_refused: str | None = None  # the server's answer when it refused a schema
 
     async def chat(self, messages: list[dict[str, str]], *, max_tokens: int, json: bool = False,
@@ -57,7 +58,9 @@ class ModelClient:
 
         ``json_schema`` is sent as a strict response schema when :meth:`sends_schemas` (else the
         request asks for a JSON object)."""
-        schema = json_schema if json_schema is not None and self.sends_schemas() else None
+        schema = None
+        if json_schema is not None and self.sends_schemas():
+            schema = for_server(json_schema, self._self_hosted)
         try:
             return await self._with_retries(messages, max_tokens, json or json_schema is not None, schema,
                                             schema_name)
@@ -80,10 +83,14 @@ class ModelClient:
     def sends_schemas(self) -> bool:
         """Whether structured requests carry their JSON schema (``config.response_schema``)."""
         mode = self.config.response_schema
-        if mode != "auto":
-            return mode == "always"
+        if mode == "never":
+            return False
         if self._schemas is None:
-            self._schemas = schema_supported(import_litellm(), self.config.model, self.config.api_base)
+            litellm = import_litellm()
+            self._schemas = schema_supported(litellm, self.config.model, self.config.api_base)
+            self._self_hosted = self_hosted(litellm, self.config.model, self.config.api_base)
+        if mode == "always":
+            return True
         return self._schemas and self.schema_refused is None
 
     async def _with_retries(self, messages: list[dict[str, str]], max_tokens: int, json: bool,

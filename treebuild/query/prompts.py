@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..llm.schema import id_enum
+from ..llm.schema import bounded_string, id_enum
 from .spi import Candidate, DocumentCandidate, StepRequest
 
 __all__ = [
@@ -51,6 +51,8 @@ META_CHARS = 200
 """A document's metadata is shown up to this many characters in document selection."""
 REASONING_WORDS = 60
 """The reasoning asked for, at most; the audit keeps it verbatim (capped by the runtime)."""
+REASONING_CHARS = 10 * REASONING_WORDS
+"""Longest reasoning a self-hosted server's grammar lets the model write (see treebuild.llm.schema)."""
 
 DATA_BEGIN = "<<<DATA"
 DATA_END = "DATA>>>"
@@ -201,16 +203,16 @@ def _object(properties: dict[str, Any]) -> dict[str, Any]:
 
 def single_pass_schema(ids: list[str]) -> dict[str, Any]:
     """Ids to read, only from ``ids``; then the reasoning (ids first: a cut-off answer keeps them)."""
-    return _object({"read": id_enum(ids), "reasoning": {"type": "string"}})
+    return _object({"read": id_enum(ids), "reasoning": bounded_string(REASONING_CHARS)})
 
 
 def beam_schema(ids: list[str]) -> dict[str, Any]:
     return _object({"read": id_enum(ids), "expand": id_enum(ids), "stop": {"type": "boolean"},
-                    "reasoning": {"type": "string"}})
+                    "reasoning": bounded_string(REASONING_CHARS)})
 
 
 def selection_schema(doc_ids: list[str]) -> dict[str, Any]:
-    return _object({"documents": id_enum(doc_ids), "reasoning": {"type": "string"}})
+    return _object({"documents": id_enum(doc_ids), "reasoning": bounded_string(REASONING_CHARS)})
 
 
 def answer_tokens(max_choices: int) -> int:

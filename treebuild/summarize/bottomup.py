@@ -276,8 +276,9 @@ class Summarizer:
         ids = [i for b in group for i in b.ids]
         messages = prompts.summary_messages(self.doc_title, [b.text for b in group], ids, self.policy)
         try:
+            schema = required_strings(ids, prompts.summary_chars(self.policy))
             answer = await self.client.structured(messages, SummaryAnswer, max_tokens=prompts.answer_tokens(ids),
-                                                  json_schema=required_strings(ids), schema_name="summaries")
+                                                  json_schema=schema, schema_name="summaries")
         except ModelError as exc:
             self.fallback[exc.kind] += len(ids)
             return
