@@ -9,10 +9,10 @@ from .export import outline_lines, to_pageindex  # noqa: E402
 from .ingestion import IngestResult, ingest, ingest_many  # noqa: E402
 from .model import Line, Mark, Node, OutlineEntry, Pos, SourceDoc, Tree, Unit, Usage  # noqa: E402
 from .pipeline import build, build_doc  # noqa: E402
+from .query import QueryResult, navigate  # noqa: E402
 from .readers import read  # noqa: E402
 from .settings import OFFLINE_MODEL, BuildSettings, ModelConfig  # noqa: E402
 from .store import CommitResult, DocVersion, Store  # noqa: E402
-from .query import QueryResult, navigate  # noqa: E402
 
 __all__ = [
     "__version__",
