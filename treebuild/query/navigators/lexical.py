@@ -39,6 +39,10 @@ QUESTION_WORDS = frozenset(
     "unit units percent percents useful relevant".split())
 """Words that shape a question or its answer but name no topic; dropped on top of English stop words."""
 
+LARGE_NODE_PAGES = 10
+"""A section longer than this is taken only when nothing smaller matches: nearly every answer sits in
+a node of at most 10 pages, and a large ancestor crowds out the specific sections it contains."""
+
 MAX_REASONS = 8
 """Scored candidates listed in the reasoning of one step."""
 
@@ -153,7 +157,8 @@ class LexicalNavigator:
 
         pages_left = request.remaining.pages
         chosen: list[str] = []
-        for _, c in scored:
+        small = [(s, c) for s, c in scored if c.pages <= LARGE_NODE_PAGES]
+        for _, c in small or scored:
             if len(chosen) >= min(request.max_choices, request.remaining.nodes):
                 break
             if any(a in chosen for a in lineage(c.node_id)) or any(c.node_id in lineage(x) for x in chosen):
