@@ -355,3 +355,14 @@ def test_string_lengths_go_to_self_hosted_servers_only(server: OpenAIServer) -> 
     litellm = import_litellm()
     assert self_hosted(litellm, "openai/x", "http://127.0.0.1:1/v1") and self_hosted(litellm, "ollama/x", None)
     assert not self_hosted(litellm, "openai/gpt-4o-mini", None)
+
+
+def test_a_bad_request_about_the_prompt_is_not_taken_for_a_schema_refusal(server: OpenAIServer) -> None:
+    server.script(Reply(status=400))  # "scripted 400": nothing about the response format
+    usage = Usage()
+    client = ModelClient(config(server), usage)
+    with pytest.raises(ModelError) as info:
+        run_sync(client.structured([{"role": "user", "content": "x"}], Keyed, max_tokens=20,
+                                   json_schema=required_strings(["a", "b"])))
+    assert info.value.kind == "bad_request" and usage.calls == 1 and client.schema_refused is None
+    assert client.sends_schemas()

@@ -100,7 +100,7 @@ class ModelClient:
             try:
                 return await self._attempt(messages, max_tokens, json, schema, schema_name)
             except ModelError as exc:
-                if schema is not None and exc.kind == "bad_request" and self.config.response_schema == "auto":
+                if schema is not None and _refuses_schema(exc) and self.config.response_schema == "auto":
                     self.schema_refused = str(exc)[:300]
                     schema = None  # this server takes no schemas: ask for a JSON object, now and from now on
                     self.usage.retries += 1
@@ -165,3 +165,11 @@ class ModelClient:
         if response.cost_usd:
             self.usage.cost_usd += response.cost_usd
 
+
+_SCHEMA_WORDS = ("response_format", "json_schema", "schema", "grammar")
+
+
+def _refuses_schema(exc: ModelError) -> bool:
+    """A 400 about the response format (not about the prompt, such as a context too long)."""
+    text = str(exc).lower()
+    return exc.kind == "bad_request" and any(word in text for word in _SCHEMA_WORDS)
