@@ -18,7 +18,8 @@ from .spi import DocumentCandidate
 
 __all__ = ["AccessFilter", "TreeReader", "parse_filter_items"]
 
-_FIELD_KEYS = ("doc_id", "format")
+ROW_COLUMNS = ["doc_id", "version", "title", "description", "format", "page_count", "meta", "source_name"]
+"""What the filter and document selection read of a tree row (never nodes or units)."""
 
 
 def _values(value: Any) -> frozenset[str]:
@@ -112,7 +113,7 @@ class TreeReader:
 
     def candidates(self) -> list[DocumentCandidate]:
         """Every document that passes the filter, from tree rows only (no nodes, no units)."""
-        return [self._candidate(r) for r in self.store.tree_rows() if self.access.allows(r)]
+        return [self._candidate(r) for r in self.store.tree_rows(columns=ROW_COLUMNS) if self.access.allows(r)]
 
     def candidate(self, doc_id: str) -> DocumentCandidate | None:
         """One document, or None when it does not exist or the filter excludes it (indistinguishable
@@ -121,7 +122,7 @@ class TreeReader:
             valid_doc_id(doc_id)
         except TreebuildError:
             return None
-        rows = self.store.tree_rows(doc_id)
+        rows = self.store.tree_rows(doc_id, columns=ROW_COLUMNS)
         if not rows or not self.access.allows(rows[0]):
             return None
         return self._candidate(rows[0])
