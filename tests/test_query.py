@@ -9,6 +9,8 @@ from __future__ import annotations
 import asyncio
 import inspect
 import json
+import subprocess
+import sys
 import threading
 from collections.abc import Awaitable, Callable
 from importlib import metadata
@@ -530,3 +532,29 @@ def test_cli_text_prints_exact_section_text(store: Store) -> None:
     assert res.exit_code == 1 and "no document 'nope'" in res.output
     res = runner.invoke(app, ["text", "handbook", refunds, "--version", "7", "--store", str(store.root)])
     assert res.exit_code == 1 and "no version 7" in res.output
+
+
+def test_selected_documents_are_navigated_concurrently_up_to_the_limit(store: Store) -> None:
+    running = {"now": 0, "most": 0}
+
+    async def busy(request: StepRequest) -> Decision:
+        running["now"] += 1
+        running["most"] = max(running["most"], running["now"])
+        await asyncio.sleep(0.2)
+        running["now"] -= 1
+        return Decision(read=(request.candidates[0].node_id,))
+
+    nav = Scripted(*([busy] * 4))
+    result = navigate("x", store, navigator=nav, max_documents=4, concurrency=2)
+    assert len(result.documents) == 4 and all(d.steps for d in result.documents)
+    assert running["most"] == 2
+    assert [p.doc_id for p in result.passages] == [d.doc_id for d in result.documents]  # document order kept
+
+
+def test_a_query_never_imports_the_pdf_engine(store: Store) -> None:
+    """Stored trees carry their text: querying (documents navigated concurrently) never touches PyMuPDF."""
+    code = ("import sys, treebuild; r = treebuild.navigate('refunds', sys.argv[1]); "
+            "assert r.passages; print(sorted(m for m in sys.modules if m.split('.')[0] in ('pymupdf', 'fitz', "
+            "'pdfplumber', 'docx')))")
+    out = subprocess.run([sys.executable, "-c", code, str(store.root)], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]", out.stdout + out.stderr
