@@ -105,7 +105,8 @@ def rank_documents(question: str, candidates: Sequence[DocumentCandidate]) -> li
 
 def _reasons(scored: Sequence[tuple[float, Candidate]]) -> str:
     listed = "; ".join(f"{c.node_id} {c.title[:60]!r} {s:.2f}" for s, c in scored[:MAX_REASONS])
-    return f"lexical (not a language model): BM25 over titles, ancestor titles and summaries; best: {listed}"
+    found = f"best: {listed}" if listed else "no offered node matched"
+    return f"lexical (not a language model): BM25 over titles, ancestor titles and summaries; {found}"
 
 
 class LexicalNavigator:
