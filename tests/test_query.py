@@ -558,3 +558,17 @@ def test_a_query_never_imports_the_pdf_engine(store: Store) -> None:
             "'pdfplumber', 'docx')))")
     out = subprocess.run([sys.executable, "-c", code, str(store.root)], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]", out.stdout + out.stderr
+
+
+def test_the_query_budget_binds_documents_navigated_concurrently(store: Store) -> None:
+    async def one_call(request: StepRequest) -> Decision:
+        await asyncio.sleep(0.1)
+        return Decision(read=(request.candidates[0].node_id,), usage=NavigatorUsage(calls=1, input_tokens=10))
+
+    nav = Scripted(*([one_call] * 4))
+    result = navigate("x", store, navigator=nav, max_documents=4, concurrency=4, query_max_calls=2)
+    assert result.usage.calls == 2 and len(nav.requests) == 2
+    starved = [d for d in result.documents if not d.steps]
+    assert len(starved) == 2 and all(d.stops[0].reason is StopReason.BUDGET_EXHAUSTED for d in starved)
+    assert "max_calls=2" in starved[0].stops[0].detail
+    assert nav.requests[1].remaining.calls == 1  # the step in flight holds the other call

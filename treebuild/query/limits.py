@@ -91,6 +91,7 @@ class Spend:
     max_seconds: float | None
     usage: NavigatorUsage = dataclasses.field(default_factory=NavigatorUsage)
     started: float = dataclasses.field(default_factory=time.monotonic)
+    in_flight: int = 0  # model steps asked and not yet answered: each holds one call of the budget
 
     @classmethod
     def document(cls, limits: Limits) -> Spend:
@@ -110,7 +111,7 @@ class Spend:
     def exhausted(self) -> str | None:
         """Which limit is spent, if one is (seconds are reported as timeouts, not here)."""
         u = self.usage
-        if self.max_calls is not None and u.calls >= self.max_calls:
+        if self.max_calls is not None and u.calls + self.in_flight >= self.max_calls:
             return f"max_calls={self.max_calls} spent"
         if self.max_input_tokens is not None and u.input_tokens >= self.max_input_tokens:
             return f"max_input_tokens={self.max_input_tokens} spent"
@@ -122,8 +123,9 @@ class Spend:
 def remaining(doc: Spend, query: Spend, *, visits: int, nodes: int, pages: int | None) -> Remaining:
     """The tighter of a document's and the query's remaining budget."""
     def left(attr: str, used: str) -> Any:
-        a = _left(getattr(doc, attr), getattr(doc.usage, used))
-        b = _left(getattr(query, attr), getattr(query.usage, used))
+        held = (lambda s: s.in_flight) if used == "calls" else (lambda s: 0)
+        a = _left(getattr(doc, attr), getattr(doc.usage, used) + held(doc))
+        b = _left(getattr(query, attr), getattr(query.usage, used) + held(query))
         value = _min(a, b)
         return None if value is None else max(0, value)
 

@@ -178,12 +178,20 @@ class _Walk:
         record = Step(step=len(self.record.steps) + 1, shown=[c.node_id for c in request.candidates])
         self.record.steps.append(record)
         started = time.monotonic()
+        # a model step holds one call of the document's and the query's budget while it runs, so
+        # documents navigated concurrently cannot all spend the query's last call
+        held = 1 if self.q.navigator.is_language_model else 0
+        self.spend.in_flight += held
+        self.q.spend.in_flight += held
         try:
             decision = await _ask(lambda: self.q.navigator.decide(request), self.q.cancel, self.seconds_left())
         except _Outcome as out:
             record.outcome = f"{out.reason.value}: {out.detail}"
             record.seconds = time.monotonic() - started
             raise
+        finally:
+            self.spend.in_flight -= held
+            self.q.spend.in_flight -= held
         record.seconds = time.monotonic() - started
         record.reasoning = (decision.reasoning or "")[: self.q.limits.max_reasoning_chars]
         record.stop = decision.stop
@@ -223,6 +231,12 @@ class _Walk:
     # ------------------------------------------------------------------ modes
     async def single_pass(self, offered: list[str]) -> None:
         lim = self.q.limits
+        if self.q.cancel.cancelled:
+            self.stop(None, StopReason.CANCELLED, self.q.cancel.reason)
+            return
+        if (why := self.exhausted()) is not None:
+            self.stop(None, StopReason.BUDGET_EXHAUSTED, why)
+            return
         request = self.request("single_pass", 1, [], offered, lim.max_nodes)
         try:
             decision, record = await self.step(request)
