@@ -141,6 +141,7 @@ def test_single_pass_reads_the_chosen_node_with_a_strict_enum_schema(store: Stor
     schema = request.json_schema
     assert schema is not None and request.response_format["json_schema"]["strict"] is True  # type: ignore[index]
     assert schema["properties"]["read"]["items"]["enum"] == offered
+    assert schema["properties"]["read"]["maxItems"] == 5  # max_nodes: a self-hosted grammar bounds the list
     assert schema["additionalProperties"] is False and set(schema["required"]) == {"read", "reasoning"}
     (navigation,) = result.documents
     assert navigation.mode == "single_pass"

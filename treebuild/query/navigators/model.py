@@ -117,10 +117,10 @@ class ModelNavigator:
         ids = [c.node_id for c in request.candidates]
         if request.mode == "single_pass":
             messages = prompts.single_pass_messages(request)
-            schema = prompts.single_pass_schema(ids)
+            schema = prompts.single_pass_schema(ids, request.max_choices)
         else:
             messages = prompts.beam_messages(request)
-            schema = prompts.beam_schema(ids)
+            schema = prompts.beam_schema(ids, request.max_choices)
         usage = Usage()
         try:
             answer = await self._ask(messages, NavigationAnswer, schema, "navigation",
@@ -138,7 +138,7 @@ class ModelNavigator:
         request.cancel.raise_if_cancelled()
         documents = list(request.candidates)
         messages = prompts.selection_messages(request.question, documents, request.max_documents)
-        schema = prompts.selection_schema([d.doc_id for d in documents])
+        schema = prompts.selection_schema([d.doc_id for d in documents], request.max_documents)
         usage = Usage()
         try:
             answer = await self._ask(messages, SelectionAnswer, schema, "documents",
