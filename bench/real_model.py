@@ -260,6 +260,7 @@ def main() -> int:
     ap.add_argument("--max-pages", type=int, default=10)
     ap.add_argument("--nav-calls", type=int, default=6, help="model calls per document navigation (the default 6)")
     ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--timeout", type=float, default=600.0, help="seconds per model request")
     ap.add_argument("--log", type=Path, default=Path(tempfile.gettempdir()) / "treebuild-real-model.log")
     args = ap.parse_args()
 
@@ -273,7 +274,8 @@ def main() -> int:
             for mode in args.modes:
                 label = labels[mode]
                 store = Store(root / mode)
-                cfg = model_config(model.api_base, response_schema=mode, max_seconds=args.summary_seconds)
+                cfg = model_config(model.api_base, response_schema=mode, max_seconds=args.summary_seconds,
+                                   timeout=args.timeout)
                 figures = build(args.manual, store, args.manual.stem[:60], cfg)
                 figures.label = f"{args.manual.name} {label}"
                 print(figures.line(), flush=True)
@@ -283,7 +285,7 @@ def main() -> int:
             store = Store(root / "financebench")
             questions = [json.loads(line) for line in args.questions.read_text().splitlines() if line.strip()]
             questions = [q for q in questions if q["doc_name"] in args.docs]
-            cfg = model_config(model.api_base, max_seconds=args.summary_seconds)
+            cfg = model_config(model.api_base, max_seconds=args.summary_seconds, timeout=args.timeout)
             for doc in args.docs:
                 if args.filing_summaries == "extractive":
                     result = ingest(args.corpus / f"{doc}.pdf", store, doc_id=doc)
@@ -293,7 +295,7 @@ def main() -> int:
                 print(figures.line(), flush=True)
                 for warning in figures.warnings:
                     print(f"  warning: {warning}")
-            nav_cfg = model_config(model.api_base, timeout=300.0)
+            nav_cfg = model_config(model.api_base, timeout=min(args.timeout, 300.0))
             limits = {"max_pages": args.max_pages, "single_pass_max_chars": SINGLE_PASS_CHARS,
                       "max_calls": args.nav_calls, "max_seconds": 1800.0, "query_max_seconds": 1800.0}
             rows = []

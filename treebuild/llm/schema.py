@@ -12,7 +12,7 @@ servers (a provider that only serves local models, or ``openai/...`` with an ``a
 is not OpenAI's): vLLM, llama.cpp and Ollama all enforce schemas there. A server that refuses
 the schema anyway (HTTP 400) gets JSON-object requests from then on (see ``ModelClient``).
 
-String lengths (``maxLength``) and list lengths (``maxItems``) are sent to self-hosted servers
+String lengths (``minLength``, ``maxLength``) and list lengths (``maxItems``) are sent to self-hosted servers
 only (:func:`for_server`): their grammars enforce them, so a small model that rambles inside a
 string, or repeats ids in a list, is made to close it instead of running out of tokens with the
 whole answer unparsable; hosted strict modes may reject the keywords, so they are dropped there
@@ -31,20 +31,26 @@ SELF_HOSTED_PROVIDERS = frozenset({"hosted_vllm", "vllm", "ollama", "ollama_chat
 
 _OPENAI_COMPATIBLE = frozenset({"openai", "openai_like", "custom_openai", "text-completion-openai"})
 _OPENAI_HOSTS = ("api.openai.com",)
-_GRAMMAR_ONLY = frozenset({"maxLength", "maxItems"})
+_GRAMMAR_ONLY = frozenset({"minLength", "maxLength", "maxItems"})
 """Keywords sent to self-hosted servers only (their grammars enforce them)."""
 
 
-def bounded_string(max_chars: int | None = None) -> dict[str, Any]:
-    """A string, at most ``max_chars`` long where the server enforces lengths (see :func:`for_server`)."""
-    return {"type": "string"} if max_chars is None else {"type": "string", "maxLength": max_chars}
+def bounded_string(max_chars: int | None = None, min_chars: int | None = None) -> dict[str, Any]:
+    """A string of ``min_chars`` to ``max_chars`` where the server enforces lengths (see :func:`for_server`)."""
+    schema: dict[str, Any] = {"type": "string"}
+    if min_chars is not None:
+        schema["minLength"] = min_chars
+    if max_chars is not None:
+        schema["maxLength"] = max_chars
+    return schema
 
 
 def required_strings(ids: list[str], max_chars: int | None = None) -> dict[str, Any]:
-    """An object whose keys are exactly ``ids``, each a string of at most ``max_chars`` (the summary answer)."""
+    """An object whose keys are exactly ``ids``, each a non-blank string of at most ``max_chars``
+    (the summary answer; a blank one would be missing, and asked again)."""
     return {
         "type": "object",
-        "properties": {i: bounded_string(max_chars) for i in ids},
+        "properties": {i: bounded_string(max_chars, 1) for i in ids},
         "required": list(ids),
         "additionalProperties": False,
     }
@@ -82,7 +88,7 @@ def self_hosted(litellm: Any, model: str, api_base: str | None) -> bool:
 
 
 def for_server(schema: dict[str, Any], self_hosted: bool) -> dict[str, Any]:
-    """``schema`` as sent: without ``maxLength`` and ``maxItems`` unless the server is self-hosted."""
+    """``schema`` as sent: without the length keywords unless the server is self-hosted."""
     if self_hosted:
         return schema
 
