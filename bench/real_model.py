@@ -29,6 +29,7 @@ import argparse
 import importlib.util
 import json
 import os
+import select
 import socket
 import subprocess
 import sys
@@ -87,10 +88,15 @@ def serve(model: str, port: int, threads: int, ctx: int) -> None:
     params.n_parallel = 1
     params.cpuparams.n_threads = threads  # one thread: OpenMP spin-waits cost more than they give on a busy box
     params.cpuparams_batch.n_threads = threads
+    parent = os.getppid()
     server = xlc.Server(params)
     print(f"listening {server.listening_address}", flush=True)
-    sys.stdin.read()  # the parent closes stdin (or dies): stop
+    while os.getppid() == parent:  # until the parent closes stdin or dies
+        readable, _, _ = select.select([sys.stdin], [], [], 1.0)
+        if readable and not sys.stdin.read(1):
+            break
     del server
+    os._exit(0)
 
 
 class LocalModel:
