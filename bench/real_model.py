@@ -267,6 +267,8 @@ def main() -> int:
     ap.add_argument("--nav-calls", type=int, default=6, help="model calls per document navigation (the default 6)")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--timeout", type=float, default=600.0, help="seconds per model request")
+    ap.add_argument("--nav-schema", choices=["auto", "never"], default="auto",
+                    help="navigation answers: strict schema where the server enforces it (auto), or JSON object only")
     ap.add_argument("--log", type=Path, default=Path(tempfile.gettempdir()) / "treebuild-real-model.log")
     args = ap.parse_args()
 
@@ -301,7 +303,9 @@ def main() -> int:
                 print(figures.line(), flush=True)
                 for warning in figures.warnings:
                     print(f"  warning: {warning}")
-            nav_cfg = model_config(model.api_base, timeout=min(args.timeout, 300.0))
+            nav_cfg = model_config(model.api_base, timeout=min(args.timeout, 300.0), response_schema=args.nav_schema)
+            print(f"navigation: litellm navigator, response_schema={args.nav_schema}, {args.nav_calls} calls per "
+                  f"document, {args.max_pages} pages", flush=True)
             limits = {"max_pages": args.max_pages, "single_pass_max_chars": SINGLE_PASS_CHARS,
                       "max_calls": args.nav_calls, "max_seconds": 1800.0, "query_max_seconds": 1800.0}
             rows = []
