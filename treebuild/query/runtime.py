@@ -18,7 +18,7 @@ from ..errors import TreebuildError
 from ..settings import ModelConfig
 from ..store import Store
 from .access import AccessFilter, TreeReader
-from .limits import Limits, Spend, remaining
+from .limits import Limits, Spend, remaining, single_pass_chars
 from .outline import TreeView, cut_text
 from .results import DocumentNavigation, Passage, PathStop, QueryResult, SelectionRecord, Step
 from .spi import (
@@ -333,7 +333,7 @@ async def _navigate_document(q: _Query, candidate: DocumentCandidate, seeds: Seq
     record.outline_chars = view.outline_chars() if not seeds else chars
     if seeds and not single_ids:
         walk.stop(None, StopReason.UNKNOWN_NODE, "no seed of this document is in its tree")
-    elif record.outline_chars <= lim.single_pass_max_chars:
+    elif (cap := single_pass_chars(lim, q.navigator)) is None or record.outline_chars <= cap:
         record.mode = "single_pass"
         await walk.single_pass(single_ids)
     else:
