@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
+from functools import lru_cache
 from pathlib import Path
 
 from ..model import Node, SourceDoc, Tree
@@ -73,6 +74,10 @@ MIN_LABEL_ROOM = 40
 
 _WINDOW_SUFFIX = re.compile(r"\s*\((?:pages?|part)\s[^)]*\)$")
 _RUN_IN = re.compile(r"^([A-Z][^–—.;:]{2,78}?)\s*(?:––|—|--)\s*\S")
+
+
+KEY_CACHE = 1 << 16
+"""Word forms whose term key is remembered (a filing has ~10-20k distinct forms)."""
 
 
 FURNITURE_SHARE = 0.25
@@ -172,6 +177,7 @@ def tokenize(text: str) -> list[str]:
     return [w for w in _WORD.findall(text) if len(w) >= 3]
 
 
+@lru_cache(maxsize=KEY_CACHE)
 def _key(word: str) -> str:
     """Case-folded, with a plain plural ``s`` dropped so ``employee`` and ``employees`` count as one term."""
     key = word.casefold().strip("'’-")
@@ -383,11 +389,15 @@ def label_lines(text: str) -> list[str]:
     starts with a capital, is mostly letters and does not end like prose (``.``, ``,``, ``;``)."""
     out: list[str] = []
     for raw in text.splitlines():
-        line = normalize(raw)
-        run_in = _RUN_IN.match(line)
-        if run_in:
+        line = raw.strip()
+        if not line or not line[0].isupper():
+            continue
+        run_in = _RUN_IN.match(line) if "–" in line or "—" in line or "--" in line else None
+        if run_in is not None:
             line = run_in.group(1)
-        line = line.strip(" :–—-")
+        elif len(line) > LABEL_CHARS:
+            continue
+        line = " ".join(line.split()).strip(" :–—-")
         if not 3 <= len(line) <= LABEL_CHARS or not line[0].isupper() or line[-1] in ".,;":
             continue
         if len(line.split()) > LABEL_WORDS:
