@@ -226,6 +226,14 @@ def test_a_malformed_answer_is_asked_again_once(store: Store, server: OpenAIServ
     assert result.usage.calls == 2 and result.usage.retries == 1 and result.usage.failures == {"malformed": 1}
 
 
+def test_an_answer_in_another_shape_is_refused_not_read_as_no_choice(store: Store, server: OpenAIServer) -> None:
+    server.script(Reply(content='{"answer": "Revenue", "section": 2}'))
+    server.responder = responder(lambda k, recs, r: {"read": titled(recs, "Revenue"), "reasoning": "ok"})
+    result = ask(store, server, docs=["report"], cfg=config(server, response_schema="never"))
+    assert len(server.chat_requests) == 2 and "none of read, expand, stop" in server.chat_requests[1].prompt
+    assert [p.title for p in result.passages] == ["Revenue"] and result.usage.failures == {"malformed": 1}
+
+
 def test_answers_malformed_twice_end_the_walk_cleanly(store: Store, server: OpenAIServer) -> None:
     server.responder = lambda request: Reply(content='{"read": ')
     result = ask(store, server, docs=["report"])
