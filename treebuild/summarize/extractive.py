@@ -10,6 +10,7 @@ These are also the fallback whenever a model request fails or the budget is spen
 
 from __future__ import annotations
 
+import heapq
 import math
 import re
 from collections import Counter
@@ -296,7 +297,7 @@ class Extractive:
         skip = {_key(w) for w in tokenize(exclude)}
         scored = [((1.0 + math.log(c)) * (self._idf.get(t, 1.0) if weighted else 1.0), t)
                   for t, c in counts.items() if t not in skip and (weighted or c > 1)]
-        best = sorted(scored, key=lambda st: (-st[0], st[1]))[:k]
+        best = heapq.nsmallest(k, scored, key=lambda st: (-st[0], st[1]))  # sorted(...)[:k], without sorting all
         forms = surface if surface is not None else self._surface
         return [forms[t].most_common(1)[0][0] if t in forms else t for _, t in best]
 
