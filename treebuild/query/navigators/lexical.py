@@ -2,9 +2,9 @@
 
 It scores what any navigator may see (a node's title and its summary; a document's title,
 description and tags) with BM25 (``bm25s``, English stemming and stop words)
-and answers each step deterministically: in one pass it takes the best nodes that fit the page
-budget; in a beam step it reads the best leaves and opens the best sections. Same budgets, same
-audit, no network, no tokens.
+and answers each step deterministically: in one pass (any outline size unless the query sets
+``single_pass_max_chars``) it takes the best nodes until the page budget is spent; in a beam step
+it reads the best leaves and opens the best sections. Same budgets, same audit, no network, no tokens.
 """
 
 from __future__ import annotations
