@@ -347,11 +347,11 @@ class Extractive:
         title_keys = {_key(w) for w in tokenize(_WINDOW_SUFFIX.sub("", node.title))}
         seen: set[str] = set()
         found: list[str] = []
-        for label in label_lines(self.own_texts[node.node_id]):
+        for label in dict.fromkeys(label_lines(self.own_texts[node.node_id])):  # a repeated line once
             keys = [k for w in tokenize(label) if (k := _key(w)) not in STOPWORDS]
             key = " ".join(keys)
             if not keys or key in seen or set(keys) <= title_keys:
-                continue
+                continue  # says nothing, repeats a label, or repeats the title
             seen.add(key)
             found.append(label)
         total = sum(len(label) + 2 for label in found)
@@ -404,7 +404,7 @@ def label_lines(text: str) -> list[str]:
         if len(line.split()) > LABEL_WORDS:
             continue
         dense = line.replace(" ", "")
-        if sum(ch.isalpha() for ch in dense) < LABEL_LETTERS * len(dense):
+        if sum(map(str.isalpha, dense)) < LABEL_LETTERS * len(dense):
             continue
         out.append(line)
     return out
