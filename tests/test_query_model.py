@@ -16,7 +16,7 @@ import pytest
 from openai_server import OpenAIServer, Reply, Request
 
 from treebuild import Store, ingest
-from treebuild.query import StopReason
+from treebuild.query import CancellationToken, StopReason
 from treebuild.query.navigators.model import ModelProvider
 from treebuild.query.prompts import DATA_BEGIN, DATA_END, NAVIGATION_SYSTEM, PROMPT_VERSION, SELECTION_SYSTEM
 from treebuild.query.runtime import navigate
@@ -351,3 +351,33 @@ def test_cli_query_with_a_model_runs_end_to_end_and_reports_usage(store: Store, 
     assert [p["title"] for p in result["passages"]] == ["Revenue"]
     assert result["usage"]["calls"] == 1 and result["usage"]["input_tokens"] > 0
     assert server.chat_requests[0].json_schema is not None
+
+
+def test_unusable_selection_falls_back_to_lexical_ranking_and_says_so(store: Store, server: OpenAIServer) -> None:
+    def answer(k: str, recs: list[dict[str, Any]], r: Request) -> dict[str, Any] | str:
+        if k == "select":
+            return "I think the fleet manual."
+        return {"read": titled(recs, "Details"), "reasoning": "details"}
+
+    server.responder = responder(answer)
+    result = ask(store, server, "Which fuel cards may I use?", filter={"team": "hr"}, max_documents=1)
+    selection = result.selection
+    assert selection is not None and selection.selected == ["cars"]  # BM25 over titles and descriptions
+    assert "ranked lexically" in selection.reasoning and "malformed" in selection.reasoning
+    assert selection.usage.calls == 2 and selection.usage.failures == {"malformed": 2}
+    assert result.usage.calls == 3  # the selection's two calls are in the query's usage
+
+
+def test_cancelling_during_a_model_step_keeps_the_query_whole(store: Store, server: OpenAIServer) -> None:
+    token = CancellationToken()
+
+    def answer(k: str, recs: list[dict[str, Any]], r: Request) -> Reply:
+        token.cancel("the user closed the page")
+        return Reply(content=json.dumps({"read": titled(recs, "Revenue"), "reasoning": "late"}), delay=2.0)
+
+    server.responder = responder(answer)
+    result = ask(store, server, docs=["report"], cancel=token)
+    (navigation,) = result.documents
+    assert result.cancelled and result.passages == [] and navigation.error is None
+    assert navigation.stops[-1].reason is StopReason.CANCELLED
+    assert result.seconds < 2.0
