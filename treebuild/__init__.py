@@ -24,13 +24,14 @@ _EXPORTS: dict[str, str] = {
     "UnitKind": ".model", "IngestStatus": ".ingestion",
     "TreebuildError": ".errors", "ReadError": ".errors", "UnsupportedFormat": ".errors",
     "StoreError": ".errors", "NotFound": ".errors",
+    "navigate": ".query", "QueryResult": ".query",
 }
 
 __all__ = [
     "__version__", "build", "build_doc", "read", "ingest", "ingest_many", "IngestResult", "Store", "DocVersion",
     "CommitResult", "to_pageindex", "outline_lines", "BuildSettings", "ModelConfig", "Limits", "OFFLINE_MODEL",
     "Tree", "Node", "Mark", "Pos", "Unit", "SourceDoc", "OutlineEntry", "Line", "Usage", "TreebuildError",
-    "ReadError", "UnsupportedFormat", "StoreError", "NotFound", "Format", "UnitKind", "IngestStatus",
+    "ReadError", "UnsupportedFormat", "StoreError", "NotFound", "Format", "UnitKind", "IngestStatus", "navigate", "QueryResult",
 ]
 
 
@@ -53,6 +54,7 @@ if TYPE_CHECKING:
     from .ingestion import IngestResult, IngestStatus, ingest, ingest_many
     from .model import Format, Line, Mark, Node, OutlineEntry, Pos, SourceDoc, Tree, Unit, UnitKind, Usage
     from .pipeline import build, build_doc
+    from .query import QueryResult, navigate
     from .readers import read
     from .settings import OFFLINE_MODEL, BuildSettings, Limits, ModelConfig
     from .store import CommitResult, DocVersion, Store

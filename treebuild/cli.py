@@ -580,3 +580,4 @@ def main() -> None:
                   "set TREEBUILD_DEBUG=1 for the traceback and please report it)", markup=False, highlight=False)
         sys.exit(2)
 from . import cli_store  # noqa: E402,F401  (registers commands)
+from . import cli_query  # noqa: E402,F401  (registers commands)

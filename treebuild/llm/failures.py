@@ -2,8 +2,8 @@
 
 Kinds: ``timeout``, ``rate_limit``, ``server_error``, ``connection`` (retried with backoff),
 ``auth``, ``bad_request``, ``context_window``, ``refusal``, ``malformed`` (answer not in the
-asked shape), ``incomplete`` (some asked ids missing), ``budget`` (a per-document limit
-stopped the request), ``error`` (anything else).
+asked shape), ``incomplete`` (asked ids still missing after being asked again once), ``budget``
+(a per-document limit stopped the request), ``error`` (anything else).
 """
 
 from __future__ import annotations
