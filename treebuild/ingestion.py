@@ -32,6 +32,8 @@ class IngestResult:
     pages: int | None = None
     method: str | None = None
     error: str | None = None
+    calls: int = 0  # model requests of this build (0 when unchanged or offline)
+    tokens: int = 0  # model prompt + completion tokens of this build
 
 
 class StoreSummaryCache:
@@ -79,7 +81,8 @@ def ingest(path: str | Path, store: Store | str | Path | None = None, *, doc_id:
         tree.meta = dict(meta or {})
         result = st.commit(tree, doc_id=did, settings_hash=shash, force=force)
     return IngestResult(str(p), did, "created" if result.created else "unchanged", result.version,
-                        time.perf_counter() - t0, tree.stats.get("nodes", 0), doc.page_count, tree.method)
+                        time.perf_counter() - t0, tree.stats.get("nodes", 0), doc.page_count, tree.method,
+                        calls=tree.usage.calls, tokens=tree.usage.prompt_tokens + tree.usage.completion_tokens)
 
 
 def _unchanged(p: Path, did: str, existing: DocVersion, t0: float) -> IngestResult:

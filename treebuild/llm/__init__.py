@@ -9,6 +9,7 @@ from __future__ import annotations
 from .budget import Budget
 from .client import ModelClient
 from .failures import BudgetExceeded, ModelError, classify
+from .gate import RequestGate, request_gate, set_request_gate
 from .runner import run_sync
 from .structured import extract_json, parse_json
 from .tokens import count_tokens, truncate_tokens
@@ -22,12 +23,15 @@ __all__ = [
     "LiteLLMTransport",
     "ModelClient",
     "ModelError",
+    "RequestGate",
     "Transport",
     "classify",
     "count_tokens",
     "extract_json",
     "import_litellm",
     "parse_json",
+    "request_gate",
     "run_sync",
+    "set_request_gate",
     "truncate_tokens",
 ]

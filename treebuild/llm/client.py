@@ -16,6 +16,7 @@ from ..model import Usage
 from ..settings import ModelConfig
 from .budget import Budget
 from .failures import ModelError, classify
+from .gate import request_gate
 from .structured import parse_json
 from .tokens import count_tokens
 from .transport import ChatRequest, ChatResponse, LiteLLMTransport, Transport
@@ -87,7 +88,7 @@ class ModelClient:
             self.transport.prepare()  # litellm's import takes seconds: not on any request's clock
             self._semaphore = asyncio.Semaphore(self.config.concurrency)
         estimate = sum(count_tokens(m["content"]) + 4 for m in messages)
-        async with self._semaphore:
+        async with self._semaphore, request_gate():  # the gate: a limit shared with other processes
             reserved = estimate + max_tokens
             self.budget.reserve(reserved)
             try:
