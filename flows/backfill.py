@@ -28,12 +28,11 @@ from prefect.futures import PrefectFuture, as_completed
 from prefect.states import Completed, Failed, State
 from prefect.task_runners import ProcessPoolTaskRunner, TaskRunner, ThreadPoolTaskRunner
 
+from flows.report import Progress, Report
+from flows.settings import FlowSettings, default_workers
+from flows.sources import manifest, split_duplicates
+from flows.tasks import ModelLimit, describe, ingest_document
 from treebuild.settings import BuildSettings
-
-from .report import Progress, Report
-from .settings import FlowSettings, default_workers
-from .sources import manifest, split_duplicates
-from .tasks import ModelLimit, describe, ingest_document
 
 __all__ = ["backfill", "backfill_in_batches", "run_documents", "listen", "task_runner", "Executor"]
 

@@ -14,11 +14,10 @@ from typing import Any
 from prefect import flow, get_run_logger
 from prefect.states import State
 
+from flows.backfill import Executor, _ending, run_documents
+from flows.settings import default_workers
+from flows.sources import manifest, split_duplicates
 from treebuild.settings import BuildSettings
-
-from .backfill import Executor, _ending, run_documents
-from .settings import default_workers
-from .sources import manifest, split_duplicates
 
 __all__ = ["scheduled_ingest"]
 

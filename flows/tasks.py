@@ -25,14 +25,13 @@ from typing import Any
 from prefect import get_run_logger, task
 from prefect.context import TaskRunContext
 
+from flows.sources import fetch, is_url
 from treebuild.errors import TreebuildError
 from treebuild.ingestion import ingest
 from treebuild.llm import set_request_gate
 from treebuild.readers.common import file_digest
 from treebuild.settings import BuildSettings, ModelConfig
 from treebuild.store import doc_id_for
-
-from .sources import fetch, is_url
 
 __all__ = ["ingest_document", "document_cache_key", "is_transient", "install_model_gate", "ModelLimit",
            "TRANSIENT_RETRIES"]

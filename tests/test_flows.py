@@ -43,9 +43,8 @@ def prefect_api() -> Iterator[str]:
 
 
 def _env(api: str, **extra: str) -> dict[str, str]:
-    env = {**os.environ, "PREFECT_API_URL": api, "PREFECT_SERVER_ANALYTICS_ENABLED": "false", **extra}
-    env.pop("TREEBUILD_STORE", None)
-    return env
+    env = {k: v for k, v in os.environ.items() if k != "TREEBUILD_STORE"}
+    return {**env, "PREFECT_API_URL": api, "PREFECT_SERVER_ANALYTICS_ENABLED": "false", **extra}
 
 
 def _pdf(path: Path, title: str, pages: int = 3) -> Path:
@@ -235,3 +234,53 @@ def test_only_transient_failures_are_retried() -> None:
     assert not is_transient(StoreError("invalid doc_id"))
     assert not is_transient(FileNotFoundError()) and not is_transient(PermissionError())
     assert not is_transient(ValueError("a bug"))
+
+
+@pytest.mark.slow
+def test_prefect_deploy_and_a_process_worker_run_scheduled_ingest_and_two_batches(prefect_api: str,
+                                                                                 tmp_path: Path) -> None:
+    """deploy/prefect.yaml deployed with `prefect deploy`; a process worker runs the deployments."""
+    from prefect.client.orchestration import get_client
+    from prefect.deployments import run_deployment
+
+    inbox, corpus, store = tmp_path / "inbox", tmp_path / "corpus", tmp_path / "store"
+    inbox.mkdir()
+    (inbox / "nightly.md").write_text("# Nightly\n\nnew filing\n")
+    names = _corpus(corpus, good=3, broken=False)
+    pool = f"treebuild-test-{os.getpid()}"
+    env = _env(prefect_api, TREEBUILD_HOME=str(ROOT), TREEBUILD_INBOX=str(inbox), TREEBUILD_STORE=str(store),
+               TREEBUILD_CORPUS=str(corpus), TREEBUILD_POOL=pool, PREFECT_WORKER_QUERY_SECONDS="1",
+               PREFECT_TASKS_RUNNER_PROCESS_POOL_MAX_WORKERS="1")
+    prefect = [sys.executable, "-m", "prefect"]
+    subprocess.run([*prefect, "work-pool", "create", pool, "--type", "process"], env=env, check=True,
+                   capture_output=True, timeout=120)
+    deployed = subprocess.run([*prefect, "--no-prompt", "deploy", "--prefect-file", "deploy/prefect.yaml", "--all"],
+                              env=env, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert deployed.returncode == 0, deployed.stdout + deployed.stderr
+    with get_client(sync_client=True) as client:
+        scheduled = client.read_deployment_by_name("treebuild-scheduled-ingest/scheduled-ingest")
+        assert scheduled.work_pool_name == pool and scheduled.parameters["inbox"] == str(inbox)
+        assert [s.schedule.cron for s in scheduled.schedules] == ["0 2 * * *"]  # type: ignore[union-attr]
+    worker = subprocess.Popen([*prefect, "worker", "start", "--pool", pool, "--type", "process"], env=env,
+                              cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                              start_new_session=True)
+    try:
+        nightly = run_deployment("treebuild-scheduled-ingest/scheduled-ingest", timeout=240,
+                                 parameters={"workers": 1})
+        assert nightly.state is not None and nightly.state.is_completed(), nightly.state
+        parent = run_deployment("treebuild-backfill-batches/backfill-batches", timeout=300,
+                                parameters={"batch_size": 2, "workers": 1})
+        assert parent.state is not None and parent.state.is_completed(), parent.state
+    finally:
+        os.killpg(worker.pid, signal.SIGTERM)
+        worker.wait(timeout=30)
+    with get_client(sync_client=True) as client:
+        from prefect.client.schemas.filters import DeploymentFilter, DeploymentFilterName
+
+        batches = client.read_flow_runs(deployment_filter=DeploymentFilter(
+            name=DeploymentFilterName(any_=["backfill"])))
+    assert sorted(r.name for r in batches) == ["batch 1 of 2", "batch 2 of 2"]
+    assert all(r.state is not None and r.state.is_completed() for r in batches)
+    st = Store(store)
+    assert sorted(d.doc_id for d in st.documents()) == sorted([*names, "nightly"])
+    assert all(len(st.versions(d.doc_id)) == 1 for d in st.documents())
