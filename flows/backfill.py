@@ -18,6 +18,7 @@ Run ``treebuild backfill SOURCE...`` for the command line, or deploy them (``dep
 from __future__ import annotations
 
 import contextlib
+import os
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import BrokenExecutor
@@ -30,11 +31,11 @@ from prefect.task_runners import ProcessPoolTaskRunner, TaskRunner, ThreadPoolTa
 
 from flows.report import Progress, Report
 from flows.settings import FlowSettings, default_workers
-from flows.sources import manifest, split_duplicates
+from flows.sources import is_url, manifest, split_duplicates
 from flows.tasks import ModelLimit, describe, ingest_document
 from treebuild.settings import BuildSettings
 
-__all__ = ["backfill", "backfill_in_batches", "run_documents", "listen", "task_runner", "Executor"]
+__all__ = ["backfill", "backfill_in_batches", "run_documents", "final_state", "listen", "task_runner", "Executor"]
 
 Executor = Literal["process", "dask"]
 Listener = Callable[[str, dict[str, Any]], None]
@@ -151,7 +152,7 @@ def run_documents(locations: list[str], *, store: str, settings: BuildSettings, 
     logger.info("%s: %d document(s) on %d %s worker(s)", title, len(locations), workers, executor)
     with task_runner(workers, executor, dask_address) as runner:
         pending: dict[PrefectFuture[Any], str] = {}
-        for location in locations:
+        for location in _largest_first(locations) if workers > 1 else locations:
             while len(pending) >= max_in_flight:
                 done = next(iter(as_completed(list(pending))))
                 finish(_outcome(done, pending.pop(done)))
@@ -166,7 +167,19 @@ def run_documents(locations: list[str], *, store: str, settings: BuildSettings, 
     return report
 
 
-def _ending(report: Report) -> State[Any]:
+def _largest_first(locations: list[str]) -> list[str]:
+    """Big files first, so no worker starts the longest document when the others are done (URLs keep order)."""
+    def size(location: str) -> int:
+        try:
+            return os.stat(location).st_size if not is_url(location) else 0
+        except OSError:
+            return 0
+
+    return sorted(locations, key=size, reverse=True)
+
+
+def final_state(report: Report) -> State[Any]:
+    """Failed naming the failed documents when any failed, else Completed; the report is the data."""
     if report.failures:
         return Failed(message=report.failure_message(), data=report.as_dict())
     return Completed(message=f"{len(report.rows)} document(s): {report.count('created')} created, "
@@ -196,7 +209,7 @@ def backfill(sources: list[str], store: str = "treestore", workers: int | None =
     report = run_documents(locations, store=store, settings=settings, meta=meta, api_base=api_base,
                            workers=workers or default_workers(), executor=executor, dask_address=dask_address,
                            refresh_cache=refresh_cache, title="backfill", duplicates=duplicates)
-    return _ending(report)
+    return final_state(report)
 
 
 @flow(name="treebuild-backfill-batches")

@@ -14,7 +14,7 @@ from typing import Any
 from prefect import flow, get_run_logger
 from prefect.states import State
 
-from flows.backfill import Executor, _ending, run_documents
+from flows.backfill import Executor, final_state, run_documents
 from flows.settings import default_workers
 from flows.sources import manifest, split_duplicates
 from treebuild.settings import BuildSettings
@@ -33,4 +33,4 @@ def scheduled_ingest(inbox: str, store: str = "treestore", workers: int | None =
     report = run_documents(locations, store=store, settings=settings, meta=meta, api_base=api_base,
                            workers=workers or default_workers(), executor=executor, dask_address=None,
                            refresh_cache=False, title="scheduled ingest", duplicates=duplicates)
-    return _ending(report)
+    return final_state(report)

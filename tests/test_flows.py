@@ -284,3 +284,47 @@ def test_prefect_deploy_and_a_process_worker_run_scheduled_ingest_and_two_batche
     st = Store(store)
     assert sorted(d.doc_id for d in st.documents()) == sorted([*names, "nightly"])
     assert all(len(st.versions(d.doc_id)) == 1 for d in st.documents())
+
+
+def test_backfill_over_an_fsspec_url_keeps_names_and_records_the_url(prefect_api: str, tmp_path: Path) -> None:
+    from flows.backfill import backfill
+
+    names = _corpus(tmp_path / "docs", good=1, broken=False)
+    state = backfill([f"file://{tmp_path / 'docs'}/"], store=str(tmp_path / "store"), workers=1,
+                     return_state=True)
+    assert state.is_completed(), state.message
+    st = Store(tmp_path / "store")
+    assert sorted(d.doc_id for d in st.documents()) == names
+    assert st.tree("report0").meta == {"source_url": f"file://{tmp_path / 'docs' / 'report0.pdf'}"}
+
+
+def test_serve_runs_the_scheduled_ingest_from_one_process(prefect_api: str, tmp_path: Path) -> None:
+    """`treebuild serve` registers a cron deployment and executes a run of it in the same process."""
+    from prefect.client.orchestration import get_client
+    from prefect.deployments import run_deployment
+
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    (inbox / "memo.md").write_text("# Memo\n\nserved\n")
+    name = f"serve-test-{os.getpid()}"
+    proc = subprocess.Popen([sys.executable, "-m", "treebuild", "serve", str(inbox), "--cron", "0 3 * * *", "--name",
+                             name, "--store", str(tmp_path / "store"), "--workers", "1"],
+                            env=_env(prefect_api), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
+    try:
+        deployment = None
+        deadline = time.monotonic() + 120
+        with get_client(sync_client=True) as client:
+            while deployment is None and time.monotonic() < deadline and proc.poll() is None:
+                try:
+                    deployment = client.read_deployment_by_name(f"treebuild-scheduled-ingest/{name}")
+                except Exception:
+                    time.sleep(0.5)
+        assert deployment is not None, "serve did not register its deployment"
+        assert [s.schedule.cron for s in deployment.schedules] == ["0 3 * * *"]  # type: ignore[union-attr]
+        run = run_deployment(f"treebuild-scheduled-ingest/{name}", timeout=180)
+        assert run.state is not None and run.state.is_completed(), run.state
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(timeout=30)
+    assert [d.doc_id for d in Store(tmp_path / "store").documents()] == ["memo"]

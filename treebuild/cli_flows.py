@@ -33,10 +33,16 @@ def _quiet_prefect_console() -> None:
     os.environ.setdefault("PREFECT_LOGGING_HANDLERS_CONSOLE_LEVEL", "WARNING")
 
 
-def _api_key(api_key: str | None) -> None:
-    """Hand the key to worker processes through the environment, never as a (recorded) flow parameter."""
+def _prepare(meta: list[str] | None, api_key: str | None) -> dict[str, str]:
+    """The --meta tags (exit 1 on a malformed one); the API key goes to worker processes through the
+    environment, never as a (recorded) flow parameter."""
+    try:
+        tags = _parse_meta(meta)
+    except TreebuildError as exc:
+        _fail(exc)
     if api_key:
         os.environ["TREEBUILD_API_KEY"] = api_key
+    return tags
 
 
 @app.command()
@@ -61,11 +67,7 @@ def backfill(
                                                                         "unchanged ones).")] = False,
 ) -> None:
     """Ingest many documents in parallel as a Prefect flow run: resumable, with a report and artifacts."""
-    try:
-        tags = _parse_meta(meta)
-    except TreebuildError as exc:
-        _fail(exc)
-    _api_key(api_key)
+    tags = _prepare(meta, api_key)
     _quiet_prefect_console()
     from prefect.states import State
 
@@ -142,11 +144,7 @@ def serve(
     name: Annotated[str, typer.Option("--name", help="Deployment name shown in Prefect.")] = "scheduled-ingest",
 ) -> None:
     """Serve the scheduled inbox ingest from this process until interrupted (Prefect's flow.serve)."""
-    try:
-        tags = _parse_meta(meta)
-    except TreebuildError as exc:
-        _fail(exc)
-    _api_key(api_key)
+    tags = _prepare(meta, api_key)
     from flows.inbox import scheduled_ingest
     from treebuild.store import default_store_path
 
