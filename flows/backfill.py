@@ -13,9 +13,8 @@
   ``run_deployment``, so workers of a work pool on many machines share the load.
 
 Run ``treebuild backfill SOURCE...`` for the command line, or deploy them (``deploy/README.md``).
+No postponed annotations here: Prefect validates flow parameters against the signatures.
 """
-
-from __future__ import annotations
 
 import contextlib
 import os
@@ -38,6 +37,7 @@ from treebuild.settings import BuildSettings
 __all__ = ["backfill", "backfill_in_batches", "run_documents", "final_state", "listen", "task_runner", "Executor"]
 
 Executor = Literal["process", "dask"]
+"""Where documents are built; flow signatures spell it out, since Prefect resolves parameter types by name."""
 Listener = Callable[[str, dict[str, Any]], None]
 """Called with ("start", {"total": n}) and then ("document", row) as each document finishes."""
 
@@ -190,7 +190,7 @@ def final_state(report: Report) -> State[Any]:
 def backfill(sources: list[str], store: str = "treestore", workers: int | None = None,
              meta: dict[str, str] | None = None, limit: int | None = None, model: str | None = None,
              api_base: str | None = None, ignore_outline: bool = False, subdivide: bool = True,
-             executor: Executor = "process", dask_address: str | None = None,
+             executor: Literal["process", "dask"] = "process", dask_address: str | None = None,
              refresh_cache: bool = False) -> State[Any]:
     """Ingest every document the sources name (folders, globs, list files, fsspec URLs) into ``store``.
 
