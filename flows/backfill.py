@@ -32,6 +32,7 @@ from flows.report import Progress, Report
 from flows.settings import FlowSettings, default_workers
 from flows.sources import is_url, manifest, split_duplicates
 from flows.tasks import ModelLimit, describe, ingest_document
+from treebuild.errors import TreebuildError
 from treebuild.settings import BuildSettings
 
 __all__ = ["backfill", "backfill_in_batches", "run_documents", "final_state", "listen", "task_runner", "Executor"]
@@ -69,8 +70,6 @@ def task_runner(workers: int, executor: Executor = "process", dask_address: str 
         try:
             from prefect_dask import DaskTaskRunner
         except ImportError:
-            from treebuild.errors import TreebuildError
-
             raise TreebuildError("the Dask executor needs prefect-dask",
                                  hint="pip install 'treebuild[dask]'") from None
         if dask_address:
@@ -130,6 +129,9 @@ def run_documents(locations: list[str], *, store: str, settings: BuildSettings, 
                   api_base: str | None, workers: int, executor: Executor, dask_address: str | None,
                   refresh_cache: bool, title: str, duplicates: dict[str, str] | None = None) -> Report:
     """Ingest ``locations`` on the chosen runner and return the report (artifacts published)."""
+    if not store.strip():  # an unset ``{{ $TREEBUILD_STORE }}`` in a deployment renders as ""
+        raise TreebuildError("no store given (the store parameter is empty)",
+                             hint="pass store=..., or set TREEBUILD_STORE before `prefect deploy`")
     logger = get_run_logger()
     flow_settings = FlowSettings()
     report = Report(total=len(locations) + len(duplicates or {}))
