@@ -15,7 +15,6 @@ from typing import Annotated, Any
 import typer
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
-from rich.table import Table
 
 from .cli import ApiBaseOpt, ApiKeyOpt, ModelOpt, StoreOpt, _fail, _parse_meta, app, err, out
 from .errors import TreebuildError
@@ -27,10 +26,18 @@ WorkersOpt = Annotated[int | None, typer.Option("--workers", "-w", min=1,
 MetaOpt = Annotated[list[str] | None, typer.Option("--meta", help="Tag as key=value; repeatable.")]
 
 
-def _quiet_prefect_console() -> None:
+TEMPORARY_SERVER_TIMEOUT = 120
+"""Seconds to wait for Prefect's temporary local server (it starts in 15-25 s on an idle machine)."""
+
+
+def _prefect_environment() -> None:
     """Keep Prefect's INFO lines off the terminal, in this process and its workers (the progress bar
-    says it); they still reach the Prefect API. Must run before prefect is imported."""
+    says it; they still reach the Prefect API), and give a temporary server time to start. Must run
+    before prefect is imported."""
     os.environ.setdefault("PREFECT_LOGGING_HANDLERS_CONSOLE_LEVEL", "WARNING")
+    # Without PREFECT_API_URL Prefect starts a temporary server; on a busy machine it needs more than
+    # Prefect's default 20 s to answer.
+    os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", str(TEMPORARY_SERVER_TIMEOUT))
 
 
 def _prepare(meta: list[str] | None, api_key: str | None) -> dict[str, str]:
@@ -68,7 +75,7 @@ def backfill(
 ) -> None:
     """Ingest many documents in parallel as a Prefect flow run: resumable, with a report and artifacts."""
     tags = _prepare(meta, api_key)
-    _quiet_prefect_console()
+    _prefect_environment()
     from prefect.states import State
 
     from flows.backfill import backfill as backfill_flow
@@ -118,11 +125,10 @@ def _finish(state: Any) -> None:
     if not isinstance(report, dict) or "totals" not in report:
         _fail(TreebuildError(f"backfill run ended {state.name}: {state.message or report}"))
     t = report["totals"]
-    table = Table("documents", "created", "unchanged", "failed", "pages built", "seconds", "docs/s", "pages/s",
-                  "calls", "tokens", title="backfill")
-    table.add_row(*(str(t[k]) for k in ("documents", "created", "unchanged", "failed", "pages", "seconds",
-                                        "documents_per_second", "pages_per_second", "calls", "tokens")))
-    err.print(table)
+    err.print(f"backfill: {t['documents']} document(s): {t['created']} created, {t['unchanged']} unchanged, "
+              f"{t['failed']} failed; {t['pages']} pages built in {t['seconds']} s ({t['documents_per_second']} "
+              f"documents/s, {t['pages_per_second']} pages/s); {t['calls']} model calls, {t['tokens']} tokens",
+              highlight=False, markup=False)
     failed = [r for r in report["rows"] if r["status"] == "failed"]
     if failed or not state.is_completed():
         err.print(f"[bold red]{len(failed)} of {t['documents']} document(s) failed:[/]", highlight=False)
@@ -145,6 +151,7 @@ def serve(
 ) -> None:
     """Serve the scheduled inbox ingest from this process until interrupted (Prefect's flow.serve)."""
     tags = _prepare(meta, api_key)
+    _prefect_environment()
     from flows.inbox import scheduled_ingest
     from treebuild.store import default_store_path
 
