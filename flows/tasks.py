@@ -2,10 +2,10 @@
 
 ``ingest_document`` is a Prefect task with
 
-* a cache key of (doc_id, source sha256, build settings hash, store), so a re-run or a resumed
-  run finds every committed document in Prefect's cache and skips it without rebuilding (the
-  run shows it as ``Cached``); a cache miss on a stored document still costs only a hash,
-  because ``ingest`` finds the stored version;
+* a cache key of (doc_id, source sha256, build settings hash, store), so a re-run finds every
+  committed document in Prefect's cache and skips it without rebuilding (the run shows it as
+  ``Cached``); the key is only given to versions the store holds, and a document committed but
+  not yet cached (a resumed run) costs only a hash, because ``ingest`` finds the stored version;
 * retries for transient failures only (I/O hiccups, timeouts, a lock held too long), never for
   a broken document, which fails at once with the library's message naming the file;
 * the model gate: every model request of this worker process waits on the Prefect global
@@ -31,7 +31,7 @@ from treebuild.ingestion import ingest
 from treebuild.llm import set_request_gate
 from treebuild.readers.common import file_digest
 from treebuild.settings import BuildSettings, ModelConfig
-from treebuild.store import doc_id_for
+from treebuild.store import Store, doc_id_for
 
 __all__ = ["ingest_document", "document_cache_key", "is_transient", "install_model_gate", "ModelLimit",
            "TRANSIENT_RETRIES"]
@@ -77,16 +77,29 @@ def _source_key(location: str) -> str:
 
 
 def document_cache_key(context: TaskRunContext, parameters: dict[str, Any]) -> str | None:
-    """(doc_id, source sha256, build settings hash, store): equal keys mean the same stored version."""
+    """(doc_id, source sha256, build settings hash, store): equal keys mean the same stored version.
+
+    Only a version the store really holds gets a key: a store deleted or replaced under the same
+    path never makes the cache skip a document it lost (the task runs, and ``ingest`` builds it).
+    """
     location = parameters["location"]
     try:
         source = _source_key(location)
     except OSError:
         return None  # unreadable now: no cache entry, the build reports the cause
     settings = BuildSettings(**(parameters.get("settings") or {})).hash()
-    store = hashlib.sha256(str(Path(parameters["store"]).resolve()).encode()).hexdigest()[:16]
     did = doc_id_for(PurePosixPath(location).name)
+    if not is_url(location) and not _stored(parameters["store"], did, source, settings):
+        return None
+    store = hashlib.sha256(str(Path(parameters["store"]).resolve()).encode()).hexdigest()[:16]
     return f"treebuild-{did[:80]}-{source[:32]}-{settings}-{store}"
+
+
+def _stored(store: str, doc_id: str, sha256: str, settings_hash: str) -> bool:
+    try:
+        return Store(store, create=False).find_version(doc_id, sha256, settings_hash) is not None
+    except TreebuildError:  # no store yet, or an invalid doc_id: nothing stored
+        return False
 
 
 def install_model_gate(limit: ModelLimit | None) -> None:

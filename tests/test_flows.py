@@ -9,6 +9,7 @@ PyMuPDF, Markdown, and broken files.
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -113,6 +114,23 @@ def test_backfill_fails_loudly_commits_the_rest_and_reruns_create_nothing(prefec
     assert report["totals"]["created"] == 0 and report["totals"]["unchanged"] == 4
     assert report["totals"]["failed"] == 2
     assert all(len(st.versions(n)) == 1 for n in names)
+
+    third = backfill([str(tmp_path / "docs")], store=str(store), workers=1, return_state=True)
+    assert _task_states(third.state_details.flow_run_id).count("Cached") == 4  # skipped by the cache key
+
+    shutil.rmtree(store)  # a store replaced under the same path: the cache must not skip its documents
+    fourth = backfill([str(tmp_path / "docs")], store=str(store), workers=1, return_state=True)
+    assert fourth.result(raise_on_failure=False)["totals"]["created"] == 4
+    assert sorted(d.doc_id for d in Store(store).documents()) == names
+
+
+def _task_states(flow_run_id: Any) -> list[str]:
+    from prefect.client.orchestration import get_client
+    from prefect.client.schemas.filters import FlowRunFilter, FlowRunFilterId
+
+    with get_client(sync_client=True) as client:
+        runs = client.read_task_runs(flow_run_filter=FlowRunFilter(id=FlowRunFilterId(any_=[flow_run_id])))
+    return [r.state.name for r in runs if r.state is not None]
 
 
 def test_backfill_killed_mid_run_resumes_without_duplicates(prefect_api: str, tmp_path: Path) -> None:
