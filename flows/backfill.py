@@ -21,6 +21,7 @@ import os
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import BrokenExecutor
+from pathlib import PurePosixPath
 from typing import Any, Literal
 
 from prefect import flow, get_run_logger
@@ -34,6 +35,7 @@ from flows.sources import is_url, manifest, split_duplicates
 from flows.tasks import ModelLimit, describe, ingest_document
 from treebuild.errors import TreebuildError
 from treebuild.settings import BuildSettings
+from treebuild.store import doc_id_for
 
 __all__ = ["backfill", "backfill_in_batches", "run_documents", "final_state", "listen", "task_runner", "Executor"]
 
@@ -113,16 +115,15 @@ def _outcome(fut: PrefectFuture[Any], location: str) -> dict[str, Any]:
                              "run the backfill again to retry it")
         state = None
     if isinstance(value, BaseException) or not isinstance(value, dict):
-        from treebuild.store import doc_id_for
-
         error = str(value) if isinstance(value, BaseException) else ((state and state.message) or "no result")
-        if isinstance(value, BaseException) and not isinstance(value, Exception | TimeoutError):
-            error = f"{type(value).__name__}: {value}"
-        return {"path": location, "doc_id": doc_id_for(location.rsplit("/", 1)[-1]), "status": "failed",
-                "error": error}
+        return _failed(location, error)
     if state is not None and state.name == "Cached":
         value = {**value, "status": "unchanged", "seconds": 0.0, "pages": None, "calls": 0, "tokens": 0}
     return value
+
+
+def _failed(location: str, error: str) -> dict[str, Any]:
+    return {"path": location, "doc_id": doc_id_for(PurePosixPath(location).name), "status": "failed", "error": error}
 
 
 def run_documents(locations: list[str], *, store: str, settings: BuildSettings, meta: dict[str, str] | None,
@@ -145,7 +146,7 @@ def run_documents(locations: list[str], *, store: str, settings: BuildSettings, 
         progress.update(len(report.rows))
 
     for location, error in (duplicates or {}).items():
-        finish({"path": location, "doc_id": "", "status": "failed", "error": error})
+        finish(_failed(location, error))
     limit = _model_limit(settings.model, flow_settings.model_limit)
     task = ingest_document.with_options(refresh_cache=True) if refresh_cache else ingest_document
     params = {"store": store, "settings": settings.model_dump(), "meta": meta, "api_base": api_base,
