@@ -1,1 +1,5 @@
-"""Prefect flows over the treebuild library (thin: every decision lives in ``treebuild``)."""
+"""Prefect flows over the treebuild library (thin: every decision about a tree lives in ``treebuild``).
+
+``flows.backfill``: ``backfill`` and ``backfill_in_batches``; ``flows.inbox``: ``scheduled_ingest``;
+``flows.tasks``: the ``ingest_document`` task. See ``deploy/README.md``.
+"""

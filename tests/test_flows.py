@@ -1,72 +1,348 @@
-"""A real Prefect flow run (one temporary server for the session) ingesting documents."""
+"""Real Prefect flow runs of the backfill and scheduled ingest flows.
+
+One Prefect server for the session (``prefect_test_harness`` on a free port, temporary
+PREFECT_HOME from conftest, analytics off); worker processes, the CLI, ``prefect deploy`` and a
+process worker reach it through ``PREFECT_API_URL``. Documents are generated here: PDFs with
+PyMuPDF, Markdown, and broken files.
+"""
 
 from __future__ import annotations
 
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
+from docgen import write_pdf
+from openai_server import OpenAIServer, Reply, Request, echo_summaries
 
+from flows.sources import manifest, split_duplicates
+from flows.tasks import is_transient
+from treebuild.errors import ReadError, StoreError
 from treebuild.store import Store
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="session")
-def prefect_harness() -> Iterator[None]:
+def prefect_api() -> Iterator[str]:
+    """The session's Prefect API URL (one local server for every flow test)."""
+    from prefect.settings import PREFECT_API_URL
     from prefect.testing.utilities import prefect_test_harness
 
     with prefect_test_harness(server_startup_timeout=120):
-        yield
+        url = PREFECT_API_URL.value()
+        assert url and url.startswith("http://127.0.0.1:")
+        yield url
 
 
-def test_ingest_flow_commits_and_reports_errors(prefect_harness: None, tmp_path: Path) -> None:
-    from flows.ingest import ingest_corpus
+def _env(api: str, **extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k != "TREEBUILD_STORE"}
+    return {**env, "PREFECT_API_URL": api, "PREFECT_SERVER_ANALYTICS_ENABLED": "false", **extra}
 
-    (tmp_path / "docs").mkdir()
-    (tmp_path / "docs" / "a.md").write_text("# A\n\nalpha\n\n## A1\n\nmore\n")
-    (tmp_path / "docs" / "b.md").write_text("# B\n\nbeta\n")
-    (tmp_path / "docs" / "broken.pdf").write_bytes(b"%PDF-1.4 truncated")
+
+def _pdf(path: Path, title: str, pages: int = 3) -> Path:
+    body = [[f"{title} part {k}" if k % 2 == 0 else f"Body text of {title}, page {k}."] + [
+        f"Line {i} of page {k} of {title}." for i in range(12)] for k in range(pages)]
+    toc = [[1, f"{title} part {k}", k + 1] for k in range(0, pages, 2)]
+    return write_pdf(path, body, toc=toc)
+
+
+def _corpus(folder: Path, *, good: int, broken: bool = True, pages: int = 3) -> list[str]:
+    folder.mkdir(parents=True, exist_ok=True)
+    names = []
+    for i in range(good):
+        _pdf(folder / f"report{i}.pdf", f"Report {i}", pages)
+        names.append(f"report{i}")
+    (folder / "notes.md").write_text("# Notes\n\nalpha\n\n## Details\n\nbeta gamma\n")
+    names.append("notes")
+    if broken:
+        (folder / "broken.pdf").write_bytes(b"%PDF-1.4 truncated")
+        (folder / "empty.docx").write_bytes(b"")
+    return sorted(names)
+
+
+def _artifacts(flow_run_id: Any) -> dict[str, Any]:
+    from prefect.client.orchestration import get_client
+    from prefect.client.schemas.filters import ArtifactFilter, ArtifactFilterFlowRunId
+
+    with get_client(sync_client=True) as client:
+        found = client.read_artifacts(artifact_filter=ArtifactFilter(
+            flow_run_id=ArtifactFilterFlowRunId(any_=[flow_run_id])))
+    return {a.key: a for a in found}
+
+
+def test_backfill_fails_loudly_commits_the_rest_and_reruns_create_nothing(prefect_api: str, tmp_path: Path) -> None:
+    """Process pool of 2: broken files fail only themselves; the run is Failed naming them; artifacts."""
+    import json
+
+    from flows.backfill import backfill
+
+    names = _corpus(tmp_path / "docs", good=3)
     store = tmp_path / "store"
-    results = ingest_corpus([str(tmp_path / "docs")], str(store), meta={"batch": "t1"})
-    by_name = {Path(r["path"]).name: r for r in results}
-    assert by_name["a.md"]["status"] == "created" and by_name["b.md"]["status"] == "created"
-    assert by_name["broken.pdf"]["status"] == "error" and "broken.pdf" in by_name["broken.pdf"]["error"]
+    state = backfill([str(tmp_path / "docs")], store=str(store), workers=2, meta={"batch": "b1"},
+                     return_state=True)
+    assert state.is_failed()
+    assert "2 of 6 document(s) failed" in (state.message or "")
+    assert "broken.pdf" in (state.message or "") and "empty.docx" in (state.message or "")
     st = Store(store)
-    assert sorted(d.doc_id for d in st.documents()) == ["a", "b"]
-    assert st.tree("a").meta == {"batch": "t1"}
-    again = ingest_corpus([str(tmp_path / "docs")], str(store))
-    assert sorted(r["status"] for r in again) == ["error", "unchanged", "unchanged"]
+    assert sorted(d.doc_id for d in st.documents()) == names
+    assert st.tree("report0").meta == {"batch": "b1"}
+
+    arts = _artifacts(state.state_details.flow_run_id)
+    table = json.loads(arts["treebuild-backfill"].data)
+    by_name = {Path(r["document"]).name: r for r in table}
+    assert by_name["broken.pdf"]["status"] == "failed" and "broken.pdf" in by_name["broken.pdf"]["error"]
+    assert by_name["empty.docx"]["status"] == "failed"
+    assert by_name["report1.pdf"]["status"] == "created" and by_name["report1.pdf"]["version"] == 1
+    assert by_name["report1.pdf"]["pages"] == 3 and by_name["report1.pdf"]["method"] == "outline"
+    assert set(by_name["report1.pdf"]) == {"document", "status", "version", "pages", "nodes", "method", "seconds",
+                                           "calls", "tokens", "error"}
+    summary = arts["treebuild-backfill-summary"].data
+    assert "broken.pdf" in summary and "| 6 | 4 | 0 | 2 |" in summary
+    assert arts["treebuild-backfill-progress"].data == 100.0
+
+    again = backfill([str(tmp_path / "docs")], store=str(store), workers=1, return_state=True)
+    report = again.result(raise_on_failure=False)
+    assert report["totals"]["created"] == 0 and report["totals"]["unchanged"] == 4
+    assert report["totals"]["failed"] == 2
+    assert all(len(st.versions(n)) == 1 for n in names)
+
+    third = backfill([str(tmp_path / "docs")], store=str(store), workers=1, return_state=True)
+    assert _task_states(third.state_details.flow_run_id).count("Cached") == 4  # skipped by the cache key
+
+    shutil.rmtree(store)  # a store replaced under the same path: the cache must not skip its documents
+    fourth = backfill([str(tmp_path / "docs")], store=str(store), workers=1, return_state=True)
+    assert fourth.result(raise_on_failure=False)["totals"]["created"] == 4
+    assert sorted(d.doc_id for d in Store(store).documents()) == names
 
 
-def test_shards_split_a_corpus_without_overlap(prefect_harness: None, tmp_path: Path) -> None:
-    from flows.ingest import ingest_corpus
+def _task_states(flow_run_id: Any) -> list[str]:
+    from prefect.client.orchestration import get_client
+    from prefect.client.schemas.filters import FlowRunFilter, FlowRunFilterId
 
+    with get_client(sync_client=True) as client:
+        runs = client.read_task_runs(flow_run_filter=FlowRunFilter(id=FlowRunFilterId(any_=[flow_run_id])))
+    return [r.state.name for r in runs if r.state is not None]
+
+
+def test_backfill_killed_mid_run_resumes_without_duplicates(prefect_api: str, tmp_path: Path) -> None:
+    """SIGKILL the CLI after the first commit; running it again finishes the rest, one version each."""
+    names = _corpus(tmp_path / "docs", good=6, broken=False, pages=80)
+    store = tmp_path / "store"
+    cmd = [sys.executable, "-m", "treebuild", "backfill", str(tmp_path / "docs"), "--store", str(store),
+           "--workers", "1"]
+    proc = subprocess.Popen(cmd, env=_env(prefect_api), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            start_new_session=True)
+    trees = store / "trees"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and proc.poll() is None:
+        if trees.is_dir() and any(trees.glob("*/v*.parquet")):
+            break
+        time.sleep(0.05)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.communicate()
+    committed = {p.parent.name for p in trees.glob("*/v*.parquet")}
+    assert 1 <= len(committed) < len(names), "the kill must land mid-run"
+
+    done = subprocess.run(cmd, env=_env(prefect_api), capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    st = Store(store)
+    assert sorted(d.doc_id for d in st.documents()) == names
+    assert all([v.version for v in st.versions(n)] == [1] for n in names)
+    for name in committed:  # resumed: committed documents come from the cache, nothing rebuilt
+        assert f"unchanged {name}." in done.stdout
+
+
+def test_cli_backfill_exits_1_and_lists_failed_files(prefect_api: str, tmp_path: Path) -> None:
+    _corpus(tmp_path / "docs", good=1)
+    listing = tmp_path / "files.txt"
+    listing.write_text("# two documents and a broken one\ndocs/report0.pdf\ndocs/notes.md\ndocs/broken.pdf\n")
+    done = subprocess.run([sys.executable, "-m", "treebuild", "backfill", str(listing), "--store",
+                           str(tmp_path / "store"), "--workers", "1", "--meta", "k=v"],
+                          env=_env(prefect_api), capture_output=True, text=True, timeout=300)
+    assert done.returncode == 1
+    assert "1 of 3 document(s) failed" in done.stderr and str(tmp_path / "docs" / "broken.pdf") in done.stderr
+    assert "created   report0.pdf v1" in done.stdout and "created   notes.md v1" in done.stdout
+    assert Store(tmp_path / "store").tree("notes").meta == {"k": "v"}
+
+
+def _slow_echo(request: Request) -> Reply:
+    return replace(echo_summaries(request, words=20), delay=0.2)
+
+
+def test_model_requests_of_all_workers_share_the_global_limit(prefect_api: str, server: OpenAIServer,
+                                                              tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two worker processes, a Prefect global concurrency limit of 1: never two requests at once."""
+    from prefect.client.orchestration import get_client
+    from prefect.client.schemas.actions import GlobalConcurrencyLimitCreate
+
+    from flows.backfill import backfill
+    from flows.settings import FlowSettings
+
+    with get_client(sync_client=True) as client:
+        client.create_global_concurrency_limit(GlobalConcurrencyLimitCreate(name=FlowSettings().model_limit,
+                                                                            limit=1))
+    monkeypatch.setenv("TREEBUILD_API_KEY", "test-key")
     docs = tmp_path / "docs"
     docs.mkdir()
-    for i in range(5):
-        (docs / f"d{i}.md").write_text(f"# Doc {i}\n\nbody {i}\n")
-    store = str(tmp_path / "store")
-    first = ingest_corpus([str(docs)], store, shard=0, shards=2)
-    second = ingest_corpus([str(docs)], store, shard=1, shards=2)
-    names = sorted(Path(r["path"]).name for r in first + second)
-    assert names == [f"d{i}.md" for i in range(5)]
-    assert len(first) == 3 and len(second) == 2
-    assert len(Store(store).documents()) == 5
+    words = "revenue margin liquidity covenant segment goodwill impairment lease pension hedge".split()
+    for i in range(4):  # sections long enough to be summarised by the model
+        body = [" ".join(words[(i + k * 7 + j) % len(words)] for j in range(12)) + "." for k in range(150)]
+        (docs / f"m{i}.md").write_text(f"# Manual {i}\n\n## Setup\n\n{' '.join(body)}\n\n"
+                                       f"## Use\n\n{' '.join(reversed(body))}\n")
+    server.reset()
+    server.responder = _slow_echo
+    try:
+        state = backfill([str(docs)], store=str(tmp_path / "store"), workers=2, model="openai/test",
+                         api_base=server.url, return_state=True)
+        assert state.is_completed(), state.message
+        report = state.result()
+        assert report["totals"]["created"] == 4
+        assert report["totals"]["calls"] == len(server.chat_requests) >= 4
+        assert report["totals"]["tokens"] > 0
+        assert server.max_in_flight == 1
+    finally:
+        server.reset()
+        with get_client(sync_client=True) as client:
+            client.delete_global_concurrency_limit_by_name(FlowSettings().model_limit)
 
 
-def test_deployment_file_points_at_the_flow_with_valid_parameters() -> None:
-    """deploy/prefect.yaml names real entrypoints, and its parameters are ones the flow accepts."""
-    import importlib
-    import inspect
+def test_dask_local_cluster_backfill(prefect_api: str, tmp_path: Path) -> None:
+    pytest.importorskip("prefect_dask")
+    from flows.backfill import backfill
 
-    import yaml
+    names = _corpus(tmp_path / "docs", good=2, broken=False)
+    state = backfill([str(tmp_path / "docs")], store=str(tmp_path / "store"), workers=2, executor="dask",
+                     return_state=True)
+    assert state.is_completed(), state.message
+    assert sorted(d.doc_id for d in Store(tmp_path / "store").documents()) == names
 
-    root = Path(__file__).resolve().parent.parent
-    spec = yaml.safe_load((root / "deploy" / "prefect.yaml").read_text())
-    assert spec["deployments"]
-    for dep in spec["deployments"]:
-        path, func = dep["entrypoint"].split(":")
-        module = importlib.import_module(path.removesuffix(".py").replace("/", "."))
-        flow_obj = getattr(module, func)
-        accepted = set(inspect.signature(flow_obj.fn).parameters)
-        assert set(dep["parameters"]) <= accepted, dep["name"]
-        assert dep["work_pool"]["name"]
+
+def test_manifest_reads_folders_globs_list_files_and_urls(tmp_path: Path) -> None:
+    docs = tmp_path / "docs"
+    _corpus(docs, good=2)
+    (docs / "sub").mkdir()
+    (docs / "sub" / "deep.md").write_text("# Deep\n")
+    (docs / "skip.csv").write_text("a,b\n")
+    listing = tmp_path / "list.txt"
+    listing.write_text(f"# comment\n\ndocs/report1.pdf\n{docs / 'notes.md'}\n")
+    assert manifest([str(docs)]) == [str(p) for p in sorted(docs.rglob("*")) if p.suffix in (".pdf", ".md", ".docx")]
+    assert manifest([str(docs / "*.pdf")]) == [str(docs / n) for n in ("broken.pdf", "report0.pdf", "report1.pdf")]
+    assert manifest([str(listing), str(docs / "notes.md")]) == [str(docs / "report1.pdf"), str(docs / "notes.md")]
+    urls = manifest([f"file://{docs}/"])
+    assert urls[0].startswith("file://") and urls == sorted(urls) and len(urls) == 6
+    keep, dupes = split_duplicates([str(docs / "notes.md"), str(tmp_path / "other" / "notes.pdf")])
+    assert keep == [str(docs / "notes.md")] and "notes" in dupes[str(tmp_path / "other" / "notes.pdf")]
+
+
+def test_only_transient_failures_are_retried() -> None:
+    from filelock import Timeout
+
+    assert is_transient(TimeoutError()) and is_transient(ConnectionResetError()) and is_transient(Timeout("x"))
+    assert is_transient(OSError(5, "Input/output error"))
+    assert not is_transient(ReadError("cannot open PDF", path="a.pdf"))
+    assert not is_transient(StoreError("invalid doc_id"))
+    assert not is_transient(FileNotFoundError()) and not is_transient(PermissionError())
+    assert not is_transient(ValueError("a bug"))
+
+
+@pytest.mark.slow
+def test_prefect_deploy_and_a_process_worker_run_scheduled_ingest_and_two_batches(prefect_api: str,
+                                                                                 tmp_path: Path) -> None:
+    """deploy/prefect.yaml deployed with `prefect deploy`; a process worker runs the deployments."""
+    from prefect.client.orchestration import get_client
+    from prefect.deployments import run_deployment
+
+    inbox, corpus, store = tmp_path / "inbox", tmp_path / "corpus", tmp_path / "store"
+    inbox.mkdir()
+    (inbox / "nightly.md").write_text("# Nightly\n\nnew filing\n")
+    names = _corpus(corpus, good=3, broken=False)
+    pool = f"treebuild-test-{os.getpid()}"
+    env = _env(prefect_api, TREEBUILD_HOME=str(ROOT), TREEBUILD_INBOX=str(inbox), TREEBUILD_STORE=str(store),
+               TREEBUILD_CORPUS=str(corpus), TREEBUILD_POOL=pool, PREFECT_WORKER_QUERY_SECONDS="1",
+               PREFECT_TASKS_RUNNER_PROCESS_POOL_MAX_WORKERS="1")
+    prefect = [sys.executable, "-m", "prefect"]
+    subprocess.run([*prefect, "work-pool", "create", pool, "--type", "process"], env=env, check=True,
+                   capture_output=True, timeout=120)
+    deployed = subprocess.run([*prefect, "--no-prompt", "deploy", "--prefect-file", "deploy/prefect.yaml", "--all"],
+                              env=env, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert deployed.returncode == 0, deployed.stdout + deployed.stderr
+    with get_client(sync_client=True) as client:
+        scheduled = client.read_deployment_by_name("treebuild-scheduled-ingest/scheduled-ingest")
+        assert scheduled.work_pool_name == pool and scheduled.parameters["inbox"] == str(inbox)
+        assert [s.schedule.cron for s in scheduled.schedules] == ["0 2 * * *"]  # type: ignore[union-attr]
+    worker = subprocess.Popen([*prefect, "worker", "start", "--pool", pool, "--type", "process"], env=env,
+                              cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                              start_new_session=True)
+    try:
+        nightly = run_deployment("treebuild-scheduled-ingest/scheduled-ingest", timeout=240,
+                                 parameters={"workers": 1})
+        assert nightly.state is not None and nightly.state.is_completed(), nightly.state
+        parent = run_deployment("treebuild-backfill-batches/backfill-batches", timeout=300,
+                                parameters={"batch_size": 2, "workers": 1})
+        assert parent.state is not None and parent.state.is_completed(), parent.state
+    finally:
+        os.killpg(worker.pid, signal.SIGTERM)
+        worker.wait(timeout=30)
+    with get_client(sync_client=True) as client:
+        from prefect.client.schemas.filters import DeploymentFilter, DeploymentFilterName
+
+        batches = client.read_flow_runs(deployment_filter=DeploymentFilter(
+            name=DeploymentFilterName(any_=["backfill"])))
+    assert sorted(r.name for r in batches) == ["batch 1 of 2", "batch 2 of 2"]
+    assert all(r.state is not None and r.state.is_completed() for r in batches)
+    st = Store(store)
+    assert sorted(d.doc_id for d in st.documents()) == sorted([*names, "nightly"])
+    assert all(len(st.versions(d.doc_id)) == 1 for d in st.documents())
+
+
+def test_backfill_over_an_fsspec_url_keeps_names_and_records_the_url(prefect_api: str, tmp_path: Path) -> None:
+    from flows.backfill import backfill
+
+    names = _corpus(tmp_path / "docs", good=1, broken=False)
+    state = backfill([f"file://{tmp_path / 'docs'}/"], store=str(tmp_path / "store"), workers=1,
+                     return_state=True)
+    assert state.is_completed(), state.message
+    st = Store(tmp_path / "store")
+    assert sorted(d.doc_id for d in st.documents()) == names
+    assert st.tree("report0").meta == {"source_url": f"file://{tmp_path / 'docs' / 'report0.pdf'}"}
+
+
+def test_serve_runs_the_scheduled_ingest_from_one_process(prefect_api: str, tmp_path: Path) -> None:
+    """`treebuild serve` registers a cron deployment and executes a run of it in the same process."""
+    from prefect.client.orchestration import get_client
+    from prefect.deployments import run_deployment
+
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    (inbox / "memo.md").write_text("# Memo\n\nserved\n")
+    name = f"serve-test-{os.getpid()}"
+    proc = subprocess.Popen([sys.executable, "-m", "treebuild", "serve", str(inbox), "--cron", "0 3 * * *", "--name",
+                             name, "--store", str(tmp_path / "store"), "--workers", "1"],
+                            env=_env(prefect_api), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
+    try:
+        deployment = None
+        deadline = time.monotonic() + 120
+        with get_client(sync_client=True) as client:
+            while deployment is None and time.monotonic() < deadline and proc.poll() is None:
+                try:
+                    deployment = client.read_deployment_by_name(f"treebuild-scheduled-ingest/{name}")
+                except Exception:
+                    time.sleep(0.5)
+        assert deployment is not None, "serve did not register its deployment"
+        assert [s.schedule.cron for s in deployment.schedules] == ["0 3 * * *"]  # type: ignore[union-attr]
+        run = run_deployment(f"treebuild-scheduled-ingest/{name}", timeout=180)
+        assert run.state is not None and run.state.is_completed(), run.state
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(timeout=30)
+    assert [d.doc_id for d in Store(tmp_path / "store").documents()] == ["memo"]

@@ -581,3 +581,4 @@ def main() -> None:
         sys.exit(2)
 from . import cli_store  # noqa: E402,F401  (registers commands)
 from . import cli_query  # noqa: E402,F401  (registers commands)
+from . import cli_flows  # noqa: E402,F401  (registers commands)

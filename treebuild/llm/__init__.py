@@ -9,6 +9,7 @@ from __future__ import annotations
 from .budget import Budget
 from .client import ModelClient
 from .failures import BudgetExceeded, ModelError, classify
+from .gate import RequestGate, request_gate, set_request_gate
 from .runner import run_sync
 from .schema import (
     bounded_string,
@@ -31,6 +32,7 @@ __all__ = [
     "LiteLLMTransport",
     "ModelClient",
     "ModelError",
+    "RequestGate",
     "Transport",
     "classify",
     "count_tokens",
@@ -40,10 +42,12 @@ __all__ = [
     "id_enum",
     "import_litellm",
     "parse_json",
+    "request_gate",
     "required_strings",
     "response_format",
     "run_sync",
     "schema_supported",
     "self_hosted",
+    "set_request_gate",
     "truncate_tokens",
 ]

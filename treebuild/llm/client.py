@@ -17,6 +17,7 @@ from ..settings import ModelConfig
 from .budget import Budget
 from .failures import ModelError, classify
 from .schema import for_server, schema_supported, self_hosted
+from .gate import request_gate
 from .structured import parse_json
 from .tokens import count_tokens
 from .transport import ChatRequest, ChatResponse, LiteLLMTransport, Transport, import_litellm
@@ -127,7 +128,7 @@ class ModelClient:
             self.transport.prepare()  # litellm's import takes seconds: not on any request's clock
             self._semaphore = asyncio.Semaphore(self.config.concurrency)
         estimate = sum(count_tokens(m["content"]) + 4 for m in messages)
-        async with self._semaphore:
+        async with self._semaphore, request_gate():  # the gate: a limit shared with other processes
             reserved = estimate + max_tokens
             self.budget.reserve(reserved)
             try:

@@ -1,0 +1,161 @@
+"""``treebuild backfill`` and ``treebuild serve``: the Prefect flows of ``flows/`` from the command line.
+
+``backfill`` runs the backfill flow in this process (worker processes build the documents) with
+a progress bar and the run's summary, and exits 1 listing the failed files; ``serve`` serves the
+scheduled inbox flow on a cron schedule from one long-running process (``flow.serve``), for
+users without a work pool. Without ``PREFECT_API_URL`` Prefect starts a temporary local server.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+from .cli import ApiBaseOpt, ApiKeyOpt, ModelOpt, StoreOpt, _fail, _parse_meta, app, err, out
+from .errors import TreebuildError
+
+__all__ = ["backfill", "serve"]
+
+WorkersOpt = Annotated[int | None, typer.Option("--workers", "-w", min=1,
+                                                help="Worker processes building documents (default: one per core).")]
+MetaOpt = Annotated[list[str] | None, typer.Option("--meta", help="Tag as key=value; repeatable.")]
+
+
+TEMPORARY_SERVER_TIMEOUT = 120
+"""Seconds to wait for Prefect's temporary local server (it starts in 15-25 s on an idle machine)."""
+
+
+def _prefect_environment() -> None:
+    """Keep Prefect's INFO lines off the terminal, in this process and its workers (the progress bar
+    says it; they still reach the Prefect API), and give a temporary server time to start. Must run
+    before prefect is imported."""
+    os.environ.setdefault("PREFECT_LOGGING_HANDLERS_CONSOLE_LEVEL", "WARNING")
+    # Without PREFECT_API_URL Prefect starts a temporary server; on a busy machine it needs more than
+    # Prefect's default 20 s to answer.
+    os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", str(TEMPORARY_SERVER_TIMEOUT))
+
+
+def _prepare(meta: list[str] | None, api_key: str | None) -> dict[str, str]:
+    """The --meta tags (exit 1 on a malformed one); the API key goes to worker processes through the
+    environment, never as a (recorded) flow parameter."""
+    try:
+        tags = _parse_meta(meta)
+    except TreebuildError as exc:
+        _fail(exc)
+    if api_key:
+        os.environ["TREEBUILD_API_KEY"] = api_key
+    return tags
+
+
+@app.command()
+def backfill(
+    sources: Annotated[list[str], typer.Argument(help="Folders, globs, list files (.txt, one path per line) or "
+                                                      "fsspec URLs (s3://bucket/prefix/ with the s3 extra).")],
+    store: StoreOpt = None,
+    workers: WorkersOpt = None,
+    meta: MetaOpt = None,
+    limit: Annotated[int | None, typer.Option("--limit", min=1, help="Only the first N documents.")] = None,
+    model: ModelOpt = None,
+    api_base: ApiBaseOpt = None,
+    api_key: ApiKeyOpt = None,
+    ignore_outline: Annotated[bool, typer.Option("--ignore-outline")] = False,
+    no_subdivide: Annotated[bool, typer.Option("--no-subdivide")] = False,
+    dask: Annotated[bool, typer.Option("--dask", help="Run on Dask (needs the dask extra): a local cluster, "
+                                                      "or the scheduler at --dask-address.")] = False,
+    dask_address: Annotated[str | None, typer.Option("--dask-address", help="tcp://host:8786 of a running "
+                                                                            "Dask scheduler.")] = None,
+    refresh_cache: Annotated[bool, typer.Option("--refresh-cache", help="Ignore Prefect's cache of committed "
+                                                                        "documents (the store still skips "
+                                                                        "unchanged ones).")] = False,
+) -> None:
+    """Ingest many documents in parallel as a Prefect flow run: resumable, with a report and artifacts."""
+    tags = _prepare(meta, api_key)
+    _prefect_environment()
+    from prefect.states import State
+
+    from flows.backfill import backfill as backfill_flow
+    from flows.backfill import listen
+    from treebuild.store import default_store_path
+
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  TextColumn("{task.fields[pages]} pages"), TextColumn("{task.fields[rate]}"),
+                  TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(), console=err,
+                  transient=True) as progress:
+        bar = progress.add_task("starting", total=None, pages=0, rate="")
+
+        def on_event(event: str, payload: dict[str, Any]) -> None:
+            if event == "start":
+                progress.update(bar, total=payload["total"], description="documents")
+                return
+            task = progress.tasks[bar]
+            pages = task.fields["pages"] + (payload["pages"] or 0 if payload["status"] == "created" else 0)
+            elapsed = task.elapsed or 1e-9
+            progress.update(bar, advance=1, pages=pages,
+                            rate=f"{(task.completed + 1) / elapsed:.2f} docs/s, {pages / elapsed:.0f} pages/s")
+            _print_row(payload)
+
+        with listen(on_event):
+            state: State[Any] = backfill_flow(
+                sources, store=str(store or default_store_path()), workers=workers, meta=tags or None, limit=limit,
+                model=model, api_base=api_base, ignore_outline=ignore_outline, subdivide=not no_subdivide,
+                executor="dask" if dask or dask_address else "process", dask_address=dask_address,
+                refresh_cache=refresh_cache, return_state=True)
+    _finish(state)
+
+
+def _print_row(r: dict[str, Any]) -> None:
+    name = escape(Path(r["document"]).name)
+    if r["status"] == "failed":
+        err.print(f"[red]failed[/]    {escape(r['error'] or '')}", highlight=False)
+    elif r["status"] == "created":
+        out.print(f"[green]created[/]   {name} v{r['version']}  ({r['nodes']} nodes, {r['method']}, "
+                  f"{r['seconds']:.2f}s)", highlight=False)
+    else:
+        out.print(f"[dim]unchanged[/] {name} v{r['version']}", highlight=False)
+
+
+def _finish(state: Any) -> None:
+    """The summary table; exit 1 naming the failed files when the run is not Completed."""
+    report = state.result(raise_on_failure=False)
+    if not isinstance(report, dict) or "totals" not in report:
+        _fail(TreebuildError(f"backfill run ended {state.name}: {state.message or report}"))
+    t = report["totals"]
+    err.print(f"backfill: {t['documents']} document(s): {t['created']} created, {t['unchanged']} unchanged, "
+              f"{t['failed']} failed; {t['pages']} pages built in {t['seconds']} s ({t['documents_per_second']} "
+              f"documents/s, {t['pages_per_second']} pages/s); {t['calls']} model calls, {t['tokens']} tokens",
+              highlight=False, markup=False)
+    failed = [r for r in report["rows"] if r["status"] == "failed"]
+    if failed or not state.is_completed():
+        err.print(f"[bold red]{len(failed)} of {t['documents']} document(s) failed:[/]", highlight=False)
+        for r in failed:
+            err.print(f"  {escape(r['document'])}", highlight=False, soft_wrap=True)
+        raise typer.Exit(1)
+
+
+@app.command()
+def serve(
+    inbox: Annotated[str, typer.Argument(help="Folder, glob or URL to pick new and changed documents up from.")],
+    cron: Annotated[str, typer.Option("--cron", help="Cron schedule (UTC), e.g. '0 2 * * *'.")] = "0 2 * * *",
+    store: StoreOpt = None,
+    workers: WorkersOpt = None,
+    meta: MetaOpt = None,
+    model: ModelOpt = None,
+    api_base: ApiBaseOpt = None,
+    api_key: ApiKeyOpt = None,
+    name: Annotated[str, typer.Option("--name", help="Deployment name shown in Prefect.")] = "scheduled-ingest",
+) -> None:
+    """Serve the scheduled inbox ingest from this process until interrupted (Prefect's flow.serve)."""
+    tags = _prepare(meta, api_key)
+    _prefect_environment()
+    from flows.inbox import scheduled_ingest
+    from treebuild.store import default_store_path
+
+    params: dict[str, Any] = {"inbox": inbox, "store": str(store or default_store_path()), "workers": workers,
+                              "meta": tags or None, "model": model, "api_base": api_base}
+    err.print(f"serving {name}: ingest {escape(inbox)} on '{escape(cron)}' (Ctrl-C stops)", highlight=False)
+    scheduled_ingest.serve(name=name, cron=cron, parameters={k: v for k, v in params.items() if v is not None})
