@@ -342,3 +342,4 @@ def main() -> None:
         err.print(f"unexpected error: {type(exc).__name__}: {exc} (at {Path(last.filename).name}:{last.lineno}; "
                   "set TREEBUILD_DEBUG=1 for the traceback and please report it)", markup=False, highlight=False)
         sys.exit(2)
+from . import cli_agents  # noqa: E402,F401  (registers commands)
