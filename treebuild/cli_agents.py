@@ -15,7 +15,7 @@ from rich.markup import escape
 from .cli import StoreOpt, _fail, _parse_meta, app, err, out
 from .errors import TreebuildError
 
-__all__ = ["view", "export", "import_pageindex_cmd"]
+__all__ = ["view", "export", "import_pageindex_cmd", "mcp"]
 
 VersionOpt = Annotated[int | None, typer.Option("--version", "-v", help="Version (default latest).")]
 
@@ -99,3 +99,34 @@ def import_pageindex_cmd(
 class Transport(StrEnum):
     stdio = "stdio"
     http = "http"
+
+
+@app.command()
+def mcp(
+    store: StoreOpt = None,
+    filter: Annotated[list[str] | None, typer.Option("--filter", help="Only documents whose tag (or doc_id, format, "
+                                                     "method) equals the value, key=value; repeatable.")] = None,
+    transport: Annotated[Transport, typer.Option("--transport", help="stdio (launched by the agent) or http "
+                                                 "(streamable HTTP at http://HOST:PORT/mcp).")] = Transport.stdio,
+    host: Annotated[str, typer.Option("--host", help="Address to listen on (http).")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", min=1, max=65535, help="Port to listen on (http).")] = 8000,
+) -> None:
+    """Serve the store read-only to agents over MCP (list_documents, get_structure, get_section, get_pages)."""
+    try:
+        import mcp as _sdk  # noqa: F401
+    except ImportError:
+        _fail(TreebuildError("the MCP SDK is not installed", hint="pip install 'treebuild[mcp]'"))
+    from .agent_tools import parse_filter
+    from .mcp_server import serve
+    from .store import Store
+
+    try:
+        scope = parse_filter(filter)
+        st = Store(store, create=False)
+    except TreebuildError as exc:
+        _fail(exc)
+    if transport is Transport.http:
+        shown = ", ".join(f"{k}={v}" for k, v in scope.items()) or "all documents"
+        err.print(f"treebuild MCP server on http://{host}:{port}/mcp  (store {st.root}; {shown})", markup=False,
+                  highlight=False)
+    serve(st, scope, transport="stdio" if transport is Transport.stdio else "http", host=host, port=port)
