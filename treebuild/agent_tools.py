@@ -7,7 +7,7 @@ a message and what to do, never a traceback.
 
 A *scope* (``key=value`` pairs) restricts what a tool set can see: a document is visible only
 when its latest version matches every pair. Keys are user tags (``--meta`` at ingest) or the
-columns ``doc_id``, ``format`` and ``method``. A document outside the scope is reported exactly
+columns ``doc_id`` and ``format``. A document outside the scope is reported exactly
 like one that does not exist, so a tenant learns nothing about others' documents.
 """
 
@@ -26,7 +26,7 @@ from .store import Store
 
 __all__ = ["ToolLimits", "ToolFailure", "StoreTools", "parse_pages", "parse_filter"]
 
-_COLUMN_KEYS = ("doc_id", "format", "method")  # filter keys that name a column instead of a tag
+_COLUMN_KEYS = ("doc_id", "format")  # filter keys that name a column instead of a tag (as in treebuild.query)
 
 
 @dataclass(frozen=True)

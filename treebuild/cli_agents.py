@@ -104,8 +104,8 @@ class Transport(StrEnum):
 @app.command()
 def mcp(
     store: StoreOpt = None,
-    filter: Annotated[list[str] | None, typer.Option("--filter", help="Only documents whose tag (or doc_id, format, "
-                                                     "method) equals the value, key=value; repeatable.")] = None,
+    filter: Annotated[list[str] | None, typer.Option("--filter", help="Only documents whose tag (or doc_id or "
+                                                     "format) equals the value, key=value; repeatable.")] = None,
     transport: Annotated[Transport, typer.Option("--transport", help="stdio (launched by the agent) or http "
                                                  "(streamable HTTP at http://HOST:PORT/mcp).")] = Transport.stdio,
     host: Annotated[str, typer.Option("--host", help="Address to listen on (http).")] = "127.0.0.1",

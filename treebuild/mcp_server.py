@@ -97,7 +97,7 @@ def create_server(store: Store, scope: dict[str, str] | None = None,
         query: Annotated[str | None, Field(description="Words that must all appear in the doc_id, title, "
                                            "description or file name (case-insensitive).")] = None,
         filter: Annotated[dict[str, str] | None, Field(description="Tags that must match, e.g. {\"fy\": \"2022\"}; "
-                                                       "keys are --meta tags or doc_id/format/method.")] = None,
+                                                       "keys are --meta tags, doc_id or format.")] = None,
         limit: Annotated[int, Field(ge=1, le=lim.documents, description="Documents per answer.")] = 20,
         offset: Offset = 0,
     ) -> CallToolResult:
