@@ -155,3 +155,24 @@ def test_export_of_unknown_document_fails_cleanly(tmp_path: Path) -> None:
     Store(tmp_path / "store")
     res = runner.invoke(app, ["export", "nope", "--store", str(tmp_path / "store")])
     assert res.exit_code == 1 and "no document 'nope'" in res.output
+
+
+def _rename(nodes: list[dict[str, Any]], old: str, new: str) -> None:
+    for n in nodes:
+        n[new] = n.pop(old)
+        _rename(n.get("nodes", []), old, new)
+
+
+def test_other_page_key_spellings(stored: tuple[Store, Path, Path], tmp_path: Path) -> None:
+    """Some PageIndex outputs name the start page physical_index and give no end page."""
+    store, pdf, first = stored
+    data = json.loads(first.read_text())
+    data.pop("source")
+    _rename(data["structure"], "start_index", "physical_index")
+    _strip(data["structure"], "end_index")
+    other = tmp_path / "physical.json"
+    other.write_text(json.dumps(data))
+    import_pageindex(other, pdf, store, doc_id="physical")
+    built, imported = store.tree("spec", 1), store.tree("physical")
+    assert [(n.title, n.start_page, n.end_page, n.start) for n in imported.walk()] == \
+        [(n.title, n.start_page, n.end_page, n.start) for n in built.walk()]

@@ -1,7 +1,8 @@
 """PageIndex JSON interop: read a PageIndex tree and store it as a version of a document.
 
 A PageIndex tree (``structure``: nodes with ``title``, ``start_index``/``end_index`` = 1-based
-physical pages, ``summary``, ``nodes``) says where sections start only to the page. Importing it
+physical pages (``physical_index``, ``page_index`` or ``page_start`` in some outputs),
+``summary``, ``nodes``) says where sections start only to the page. Importing it
 reads the source file, places each node on its start page (at the line that opens with its title
 when there is one, else at the top of the page or where the node before it starts), and hands the
 starts to the same assembly every other structure source uses, so the stored tree has exact
@@ -94,11 +95,22 @@ def _exact_span(node: dict[str, Any], doc: SourceDoc) -> Pos | None:
     return Pos(unit, min(max(char, 0), len(doc.units[unit].text)))
 
 
+_START_KEYS = ("start_index", "physical_index", "page_index", "page_start")  # spellings seen in PageIndex outputs
+
+
+def _start_page(node: dict[str, Any]) -> int | None:
+    for key in _START_KEYS:
+        value = node.get(key)
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+    return None
+
+
 def _place(doc: SourceDoc, node: dict[str, Any], pages: dict[int, int], after: Pos) -> tuple[Pos, bool]:
     """Where a node starts and whether its title was found there."""
     title = node["title"]
-    page = node.get("start_index")
-    if doc.paged and isinstance(page, int):
+    page = _start_page(node)
+    if doc.paged and page is not None:
         unit = pages.get(page)
         if unit is None:  # beyond the document: clamp to the last page
             unit = len(doc.units) - 1 if page > 0 else 0
