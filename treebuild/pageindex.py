@@ -28,7 +28,7 @@ from .readers import read
 from .settings import OFFLINE_MODEL, ModelConfig, settings_hash
 from .store import CommitResult, Store, doc_id_for, valid_doc_id
 from .structure.assemble import assemble
-from .structure.outline import _title_line
+from .structure.outline import Furniture, _title_line
 
 __all__ = ["IMPORTED_ORIGIN", "UNPLACED_CONFIDENCE", "load_pageindex", "from_pageindex", "import_pageindex"]
 
@@ -106,8 +106,11 @@ def _start_page(node: dict[str, Any]) -> int | None:
     return None
 
 
-def _place(doc: SourceDoc, node: dict[str, Any], pages: dict[int, int], after: Pos) -> tuple[Pos, bool]:
-    """Where a node starts and whether its title was found there."""
+def _place(doc: SourceDoc, node: dict[str, Any], pages: dict[int, int], after: Pos,
+           furniture: Furniture) -> tuple[Pos, bool]:
+    """Where a node starts and whether its title was found there. A title below nothing but a
+    running header starts the section at the page top, as built trees do, so the page before
+    does not end with the header."""
     title = node["title"]
     page = _start_page(node)
     if doc.paged and page is not None:
@@ -120,6 +123,8 @@ def _place(doc: SourceDoc, node: dict[str, Any], pages: dict[int, int], after: P
         if char is None and lo:
             char = _title_line(text, title, 0, len(text) + 1)
         if char is not None:
+            if lo == 0 and char > 0 and furniture.covers(unit, text[:char]):
+                char = 0
             return Pos(unit, char), True
         return (after if after.unit == unit else Pos(unit, 0)), False  # the page top, not before its predecessor
     for unit in range(after.unit, len(doc.units)):  # unpaged: the next unit that opens with the title
@@ -127,6 +132,8 @@ def _place(doc: SourceDoc, node: dict[str, Any], pages: dict[int, int], after: P
         lo = after.char if unit == after.unit else 0
         char = _title_line(text, title, lo, len(text) + 1)
         if char is not None:
+            if lo == 0 and char > 0 and furniture.covers(unit, text[:char]):
+                char = 0
             return Pos(unit, char), True
     return after, False
 
@@ -140,6 +147,7 @@ def from_pageindex(data: dict[str, Any], doc: SourceDoc, *, fill_summaries: bool
     source = data.get("source")
     exact = isinstance(source, dict) and source.get("sha256") == doc.sha256
     pages = _page_units(doc)
+    furniture = Furniture(doc)
     marks: list[Mark] = []
     after = Pos(0, 0)
     unplaced = 0
@@ -147,7 +155,7 @@ def from_pageindex(data: dict[str, Any], doc: SourceDoc, *, fill_summaries: bool
         pos = _exact_span(given, doc) if exact else None
         found = pos is not None
         if pos is None:
-            pos, found = _place(doc, given, pages, after)
+            pos, found = _place(doc, given, pages, after, furniture)
         unplaced += not found
         marks.append(Mark(title=given["title"], level=level, pos=pos, origin=IMPORTED_ORIGIN,
                           confidence=1.0 if found else UNPLACED_CONFIDENCE))
