@@ -9,7 +9,10 @@ request. What it answers is scripted per test:
   answers every summary request with a deterministic summary derived from the prompt).
 
 A :class:`Reply` can be a good answer, a raw broken body, an HTTP error status (429, 500 ...),
-or any of those after a delay (for timeouts and slow answers). Example::
+or any of those after a delay (for timeouts and slow answers). Each request's ``response_format``
+is recorded (:attr:`Request.response_format`, :attr:`Request.json_schema`); with
+``server.accepts_schemas = False`` the server answers a JSON-schema request with HTTP 400, as
+servers without structured outputs do. Example::
 
     with OpenAIServer() as server:
         server.script(Reply(status=429), Reply(content="fine"))
@@ -77,6 +80,21 @@ class Request:
         return "\n".join(str(m.get("content") or "") for m in self.messages)
 
     @property
+    def response_format(self) -> dict[str, Any] | None:
+        """The request's ``response_format`` (``{"type": "json_object"}``, ``{"type": "json_schema", ...}``)."""
+        value = self.body.get("response_format")
+        return value if isinstance(value, dict) else None
+
+    @property
+    def json_schema(self) -> dict[str, Any] | None:
+        """The strict schema a ``json_schema`` response format asks for, else None."""
+        fmt = self.response_format
+        if not fmt or fmt.get("type") != "json_schema":
+            return None
+        schema: dict[str, Any] = fmt["json_schema"]["schema"]
+        return schema
+
+    @property
     def user(self) -> str:
         """The last user message."""
         users = [m for m in self.messages if m.get("role") == "user"]
@@ -127,6 +145,7 @@ class OpenAIServer:
         self.responder: Responder = responder or echo_summaries
         self._default_responder = self.responder
         self.model = model
+        self.accepts_schemas = True  # False: a json_schema response_format is refused with HTTP 400
         self.requests: list[Request] = []
         self.in_flight = 0
         self.max_in_flight = 0  # most chat requests being answered at the same time
@@ -187,6 +206,7 @@ class OpenAIServer:
             self.requests.clear()
             self._queue.clear()
             self.responder = self._default_responder
+            self.accepts_schemas = True
             self.max_in_flight = self.in_flight
 
     @property
@@ -261,6 +281,12 @@ class _Handler(BaseHTTPRequestHandler):
             self.owner._leave()
 
     def _answer(self, request: Request) -> None:
+        if request.json_schema is not None and not self.owner.accepts_schemas:
+            with self.owner._lock:
+                self.owner.requests.append(request)
+            self._send(400, _error("response_format json_schema is not supported by this server",
+                                   "invalid_request_error"))
+            return
         reply = self.owner._reply_for(request)
         if reply.delay and not self.owner._wait(reply.delay, self.connection):
             self.close_connection = True

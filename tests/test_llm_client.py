@@ -14,7 +14,18 @@ import pytest
 from openai_server import OpenAIServer, Reply, Request, max_overlap
 from pydantic import BaseModel
 
-from treebuild.llm import BudgetExceeded, ModelClient, ModelError, count_tokens, import_litellm, run_sync
+from treebuild.llm import (
+    BudgetExceeded,
+    ModelClient,
+    ModelError,
+    count_tokens,
+    for_server,
+    import_litellm,
+    required_strings,
+    run_sync,
+    schema_supported,
+    self_hosted,
+)
 from treebuild.model import Usage
 from treebuild.settings import ModelConfig
 
@@ -271,3 +282,87 @@ def test_model_config_reads_treebuild_environment(monkeypatch: pytest.MonkeyPatc
     assert (cfg.model, cfg.api_base, cfg.max_calls, cfg.max_seconds, cfg.offline) == \
         ("ollama/llama3.1", "http://127.0.0.1:11434", 7, 90.0, False)
     assert ModelConfig(model="extractive").offline
+
+
+# -- strict JSON-schema answers ------------------------------------------------------------------
+
+
+class Keyed(BaseModel):
+    a: str
+    b: str
+
+
+def test_a_strict_schema_is_sent_where_the_server_enforces_it(server: OpenAIServer) -> None:
+    server.responder = lambda request: Reply(content=json.dumps({"a": "1", "b": "2"}))
+    usage = Usage()
+    client = ModelClient(config(server), usage)
+    messages = [{"role": "user", "content": "two answers"}]
+    answer = run_sync(client.structured(messages, Keyed, max_tokens=20, json_schema=required_strings(["a", "b"]),
+                                        schema_name="keyed"))
+    assert (answer.a, answer.b) == ("1", "2")
+    (request,) = server.chat_requests
+    assert request.response_format == {"type": "json_schema", "json_schema": {
+        "name": "keyed", "strict": True, "schema": required_strings(["a", "b"])}}
+
+
+def test_a_refused_schema_falls_back_to_json_object_for_good(server: OpenAIServer) -> None:
+    server.responder = lambda request: Reply(content=json.dumps({"a": "1", "b": "2"}))
+    server.accepts_schemas = False
+    usage = Usage()
+    client = ModelClient(config(server), usage)
+    messages = [{"role": "user", "content": "two answers"}]
+    for _ in range(2):
+        run_sync(client.structured(messages, Keyed, max_tokens=20, json_schema=required_strings(["a", "b"])))
+    first, again, later = server.chat_requests
+    assert first.json_schema is not None
+    assert again.response_format == later.response_format == {"type": "json_object"}
+    assert (usage.calls, usage.retries, usage.failures) == (3, 1, {})
+    assert client.schema_refused is not None and "not supported" in client.schema_refused
+
+
+def test_forced_schemas_are_not_downgraded(server: OpenAIServer) -> None:
+    server.accepts_schemas = False
+    usage = Usage()
+    client = ModelClient(config(server, response_schema="always"), usage)
+    with pytest.raises(ModelError) as info:
+        run_sync(client.structured([{"role": "user", "content": "x"}], Keyed, max_tokens=20,
+                                   json_schema=required_strings(["a", "b"])))
+    assert info.value.kind == "bad_request" and usage.failures == {"bad_request": 1} and usage.calls == 1
+
+
+def test_which_servers_get_schemas() -> None:
+    litellm = import_litellm()
+    local = "http://127.0.0.1:8080/v1"
+    assert schema_supported(litellm, "openai/anything", local)  # vLLM, llama.cpp, Ollama's /v1
+    assert schema_supported(litellm, "hosted_vllm/model", local)
+    assert schema_supported(litellm, "ollama/llama3.1", None)
+    assert schema_supported(litellm, "openai/gpt-4o-mini", None)  # litellm's model map says so
+    assert not schema_supported(litellm, "openai/gpt-3.5-turbo", None)
+    assert not schema_supported(litellm, "openai/unknown-model", None)
+    assert not schema_supported(litellm, "openai/unknown-model", "https://api.openai.com/v1")
+    assert schema_supported(litellm, "claude-3-5-sonnet-20241022", None) == \
+        litellm.supports_response_schema("claude-3-5-sonnet-20241022")
+
+
+def test_string_lengths_go_to_self_hosted_servers_only(server: OpenAIServer) -> None:
+    server.responder = lambda request: Reply(content=json.dumps({"a": "1", "b": "2"}))
+    schema = required_strings(["a", "b"], max_chars=40)
+    assert schema["properties"]["a"] == {"type": "string", "maxLength": 40}
+    assert for_server(schema, self_hosted=False)["properties"]["a"] == {"type": "string"}
+    run_sync(ModelClient(config(server), Usage()).structured(
+        [{"role": "user", "content": "x"}], Keyed, max_tokens=20, json_schema=schema))
+    assert server.chat_requests[-1].json_schema == schema  # the loopback server is self-hosted
+    litellm = import_litellm()
+    assert self_hosted(litellm, "openai/x", "http://127.0.0.1:1/v1") and self_hosted(litellm, "ollama/x", None)
+    assert not self_hosted(litellm, "openai/gpt-4o-mini", None)
+
+
+def test_a_bad_request_about_the_prompt_is_not_taken_for_a_schema_refusal(server: OpenAIServer) -> None:
+    server.script(Reply(status=400))  # "scripted 400": nothing about the response format
+    usage = Usage()
+    client = ModelClient(config(server), usage)
+    with pytest.raises(ModelError) as info:
+        run_sync(client.structured([{"role": "user", "content": "x"}], Keyed, max_tokens=20,
+                                   json_schema=required_strings(["a", "b"])))
+    assert info.value.kind == "bad_request" and usage.calls == 1 and client.schema_refused is None
+    assert client.sends_schemas()

@@ -39,7 +39,7 @@ from treebuild.summarize import (
 from treebuild.summarize.bottomup import SummaryAnswer
 from treebuild.summarize.compact import compact_text
 from treebuild.summarize.extractive import clean_own_texts, normalize
-from treebuild.summarize.prompts import ECONOMY_FLOOR_REQUESTS, POLICY, request_overhead
+from treebuild.summarize.prompts import ECONOMY_FLOOR_REQUESTS, POLICY, request_overhead, summary_chars
 
 MODEL = "openai/test"
 WORDS = 45  # the loopback model's summaries are about as long as a real model's
@@ -707,3 +707,77 @@ def test_model_summary_is_cleaned_and_capped(report: tuple[Path, dict[str, str]]
     (request,) = asking(server, mdna.node_id)
     for child in mdna.children:
         assert f"- [{child.node_id}] {child.title}: {'word ' * 20}…\n" in request.user
+
+
+# -- strict JSON-schema answers (issue 7, item 12) -----------------------------------------------
+
+
+def test_summary_requests_send_a_strict_schema_of_the_asked_ids(model_run: tuple[Tree, list[Request]]) -> None:
+    _, requests = model_run
+    assert requests
+    for request in requests:
+        fmt = request.response_format
+        assert fmt is not None and fmt["type"] == "json_schema" and fmt["json_schema"]["strict"] is True
+        schema = request.json_schema
+        assert schema is not None
+        assert schema["required"] == asked_ids(request) == list(schema["properties"])
+        assert schema["additionalProperties"] is False
+        # a self-hosted server (the loopback one) is told the longest summary it may write
+        assert all(p == {"type": "string", "maxLength": summary_chars()} for p in schema["properties"].values())
+
+
+def test_an_id_missing_from_a_packed_answer_is_asked_again_once_in_a_smaller_request(
+        report: tuple[Path, dict[str, str]], server: OpenAIServer, model_run: tuple[Tree, list[Request]]) -> None:
+    packed = next(r for r in model_run[1] if len(asked_ids(r)) >= 3)
+    target = asked_ids(packed)[1]
+
+    def respond(request: Request) -> Reply:
+        ids = asked_ids(request)
+        left_out = target if len(ids) > 1 else None  # a packed answer forgets it; asked alone, it is answered
+        return Reply(content=json.dumps({i: summary_for(i, request) for i in ids if i != left_out}))
+
+    server.responder = respond
+    tree = build(report[0], settings(), model_config=config(server))
+    first, again = asking(server, target)
+    assert len(asked_ids(first)) >= 3 and asked_ids(again) == [target]
+    assert again.json_schema is not None and again.json_schema["required"] == [target]
+    assert len(again.user) < len(first.user)  # only the block that holds the id is shown again
+    assert tree.node(target).summary_origin == MODEL
+    assert tree.usage.failures == {} and tree.usage.retries == 1
+    assert all(n.summary_origin in (MODEL, "text") for n in tree.walk())
+
+
+def test_an_id_missing_twice_stays_extractive_and_is_counted(report: tuple[Path, dict[str, str]],
+                                                             server: OpenAIServer,
+                                                             model_run: tuple[Tree, list[Request]]) -> None:
+    packed = next(r for r in model_run[1] if len(asked_ids(r)) >= 3)
+    target = asked_ids(packed)[1]
+    server.responder = lambda request: Reply(content=json.dumps(
+        {i: summary_for(i, request) for i in asked_ids(request) if i != target}))
+    tree = build(report[0], settings(), model_config=config(server))
+    assert len(asking(server, target)) == 2  # asked again once, never a third time
+    assert tree.usage.failures == {"incomplete": 1}
+    assert tree.node(target).summary_origin == "extractive"
+    assert any("incomplete: 1" in w for w in tree.warnings)
+
+
+def test_a_server_without_schemas_gets_json_object_requests(report: tuple[Path, dict[str, str]],
+                                                            server: OpenAIServer,
+                                                            model_run: tuple[Tree, list[Request]]) -> None:
+    server.accepts_schemas = False
+    tree = build(report[0], settings(), model_config=config(server))
+    requests = server.chat_requests
+    refused = [r for r in requests if r.json_schema is not None]
+    assert 1 <= len(refused) <= ModelConfig().concurrency  # requests already in flight are each refused once
+    assert all(r.response_format == {"type": "json_object"} for r in requests if r.json_schema is None)
+    assert len(requests) == len(model_run[1]) + len(refused)
+    assert all(n.summary_origin in (MODEL, "text") for n in tree.walk())
+    assert tree.usage.failures == {} and tree.usage.retries == len(refused)
+    assert any("refused JSON-schema answers" in w for w in tree.warnings)
+
+
+def test_schemas_can_be_turned_off(report: tuple[Path, dict[str, str]], server: OpenAIServer) -> None:
+    tree = build(report[0], settings(), model_config=config(server, response_schema="never"))
+    assert server.chat_requests
+    assert all(r.response_format == {"type": "json_object"} for r in server.chat_requests)
+    assert not any("refused" in w for w in tree.warnings)

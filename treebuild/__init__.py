@@ -2,16 +2,37 @@
 
 from __future__ import annotations
 
+import importlib
+from typing import TYPE_CHECKING, Any
+
 __version__ = "0.1.0"
 
 from .errors import NotFound, ReadError, StoreError, TreebuildError, UnsupportedFormat  # noqa: E402
 from .export import outline_lines, to_pageindex  # noqa: E402
-from .ingestion import IngestResult, ingest, ingest_many  # noqa: E402
 from .model import Line, Mark, Node, OutlineEntry, Pos, SourceDoc, Tree, Unit, Usage  # noqa: E402
-from .pipeline import build, build_doc  # noqa: E402
-from .readers import read  # noqa: E402
+from .query import QueryResult, navigate  # noqa: E402
 from .settings import OFFLINE_MODEL, BuildSettings, ModelConfig  # noqa: E402
 from .store import CommitResult, DocVersion, Store  # noqa: E402
+
+if TYPE_CHECKING:
+    from .ingestion import IngestResult, ingest, ingest_many
+    from .pipeline import build, build_doc
+    from .readers import read
+
+# The readers and the pipeline (PyMuPDF, pdfplumber, python-docx: about a second of imports) load on
+# first use, so commands that only read the store (query, show, sql) start fast.
+_LAZY = {"IngestResult": "ingestion", "ingest": "ingestion", "ingest_many": "ingestion",
+         "build": "pipeline", "build_doc": "pipeline", "read": "readers"}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'treebuild' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "__version__",
@@ -22,6 +43,8 @@ __all__ = [
     "ingest_many",
     "IngestResult",
     "Store",
+    "navigate",
+    "QueryResult",
     "DocVersion",
     "CommitResult",
     "to_pageindex",

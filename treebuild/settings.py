@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -60,6 +60,8 @@ class ModelConfig(BaseSettings):
     max_calls: int | None = Field(default=None, ge=0)  # requests sent per document, retries included
     max_tokens: int | None = Field(default=None, ge=0)  # prompt + completion tokens per document
     max_seconds: float | None = Field(default=None, gt=0)  # wall-clock seconds of model work per document
+    # JSON-schema answers: "auto" where the server enforces them (see treebuild.llm.schema), "always", "never"
+    response_schema: Literal["auto", "always", "never"] = "auto"
 
     @property
     def offline(self) -> bool:

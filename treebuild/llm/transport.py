@@ -13,6 +13,8 @@ import os
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from .schema import response_format
+
 __all__ = ["ChatRequest", "ChatResponse", "Transport", "LiteLLMTransport", "import_litellm"]
 
 
@@ -24,6 +26,8 @@ class ChatRequest:
     timeout: float
     temperature: float = 0.0
     json: bool = False  # ask for a JSON object (dropped for providers that cannot)
+    schema: dict[str, Any] | None = None  # ask for JSON matching this strict schema (implies json)
+    schema_name: str = "answer"
     api_base: str | None = None
     api_key: str | None = None
 
@@ -78,7 +82,9 @@ class LiteLLMTransport:
             "max_retries": 0,
             "drop_params": True,
         }
-        if request.json:
+        if request.schema is not None:
+            kwargs["response_format"] = response_format(request.schema_name, request.schema)
+        elif request.json:
             kwargs["response_format"] = {"type": "json_object"}
         if request.api_base:
             kwargs["api_base"] = request.api_base

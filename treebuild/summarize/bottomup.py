@@ -16,6 +16,9 @@ are subtrees of whole-route sections only), and its children appear by title and
 Blocks of different sections share one request up to ``request_tokens`` and ``max_ids``. Before
 asking, each node's ``summary_key`` is looked up in the cache (summaries of earlier versions); a
 hit costs nothing.
+Every request sends a strict JSON schema whose required keys are the ids it asks for, where the
+server enforces schemas (see :mod:`treebuild.llm.schema`); the answer is validated either way.
+Ids missing from an answer are asked again once, in a smaller request showing only their blocks.
 A failed request leaves its nodes with their extractive summaries and is counted by kind.
 """
 
@@ -32,6 +35,7 @@ from pydantic import RootModel
 from ..llm.client import ModelClient
 from ..llm.failures import ModelError
 from ..llm.runner import run_sync
+from ..llm.schema import required_strings
 from ..llm.tokens import count_tokens, truncate_tokens
 from ..llm.transport import Transport
 from ..model import Node, Tree
@@ -268,22 +272,32 @@ class Summarizer:
             groups[-1][-1].ids.append(prompts.DOCUMENT_ID)
         await asyncio.gather(*(self._request(g) for g in groups))
 
-    async def _request(self, group: list[_Block]) -> None:
+    async def _request(self, group: list[_Block], *, again: bool = False) -> None:
         ids = [i for b in group for i in b.ids]
         messages = prompts.summary_messages(self.doc_title, [b.text for b in group], ids, self.policy)
         try:
-            answer = await self.client.structured(messages, SummaryAnswer, max_tokens=prompts.answer_tokens(ids))
+            schema = required_strings(ids, prompts.summary_chars(self.policy))
+            answer = await self.client.structured(messages, SummaryAnswer, max_tokens=prompts.answer_tokens(ids),
+                                                  json_schema=schema, schema_name="summaries")
         except ModelError as exc:
             self.fallback[exc.kind] += len(ids)
             return
         summaries = answer.summaries()
-        missing = [i for i in ids if i not in summaries]
-        if missing:
-            self.tree.usage.add_failure("incomplete")
-            self.fallback["incomplete"] += len(missing)
         for node_id in ids:
             if node_id in summaries:
                 self._accept(node_id, summaries[node_id])
+        missing = [i for i in ids if i not in summaries]
+        if not missing:
+            return
+        if not again and len(missing) < len(ids):
+            # once, in a smaller request: only the blocks holding missing ids, asking only those
+            smaller = [_Block(b.first, b.text, [i for i in b.ids if i in missing], b.tokens)
+                       for b in group if any(i in missing for i in b.ids)]
+            self.tree.usage.retries += 1
+            await self._request(smaller, again=True)
+            return
+        self.tree.usage.add_failure("incomplete")
+        self.fallback["incomplete"] += len(missing)
 
     def _accept(self, node_id: str, summary: str) -> None:
         text = _clean(summary, 3 * self.policy.summary_words)
@@ -340,6 +354,10 @@ class Summarizer:
 
     # -- reporting ------------------------------------------------------------------
     def _warn(self) -> None:
+        if self.client.schema_refused is not None:
+            self.tree.warnings.append(
+                f"the model server refused JSON-schema answers ({self.client.schema_refused}); summaries were "
+                "asked as plain JSON and validated; set TREEBUILD_RESPONSE_SCHEMA=never to skip the attempt")
         budget = self.client.budget
         left = self.fallback.get("budget", 0)
         if budget.exceeded is not None:

@@ -38,6 +38,7 @@ __all__ = [
     "roots_block",
     "summary_messages",
     "answer_tokens",
+    "summary_chars",
     "request_overhead",
     "economy_floor",
     "economy_ratio",
@@ -152,6 +153,13 @@ def summary_messages(doc_title: str, blocks: list[str], ids: list[str],
     user = f"Document: {doc_title}\n\n" + "\n\n".join(blocks) + "\n\n" + "\n".join(tail)
     system = SUMMARY_SYSTEM if policy == POLICY else summary_system(policy)
     return [{"role": "system", "content": system}, {"role": "user", "content": user}]
+
+
+def summary_chars(policy: Policy = POLICY) -> int:
+    """Longest summary a JSON-schema answer may give, in characters: about twice the words asked
+    (a long word is 12 characters with its space); servers that enforce it make a rambling model
+    close the string instead of spending every token of the answer on one summary."""
+    return 12 * policy.summary_words
 
 
 def answer_tokens(ids: list[str], policy: Policy = POLICY) -> int:

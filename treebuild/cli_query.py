@@ -1,0 +1,116 @@
+"""``treebuild query`` and ``treebuild text``: navigate the store, print a section's exact text."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Annotated, Any
+
+import typer
+
+from .cli import ApiBaseOpt, ApiKeyOpt, ModelOpt, StoreOpt, _fail, _model_config, app, err, out
+from .errors import NotFound, TreebuildError
+
+__all__ = ["query", "text"]
+
+FIRST_LINES = 3
+"""Lines of each passage shown by the plain output (``--json`` prints the whole text)."""
+
+
+def _pages(p: Any) -> str:
+    if p.start_page is None:
+        return "no pages"
+    pages = f"p. {p.start_page}" if p.end_page in (None, p.start_page) else f"pp. {p.start_page}-{p.end_page}"
+    if p.start_label and p.start_label != str(p.start_page):
+        label = p.start_label if p.end_label in (None, p.start_label) else f"{p.start_label}-{p.end_label}"
+        pages += f" (printed {label})"
+    return pages
+
+
+def _print_plain(result: Any) -> None:
+    if not result.passages:
+        out.print("no passage found", markup=False)
+    for i, p in enumerate(result.passages, 1):
+        path = " > ".join(e.title for e in p.path)
+        cut = " [truncated]" if p.truncated else ""
+        out.print(f"{i}. {p.doc_id} v{p.version} [{p.node_id}] {path}", markup=False, highlight=False)
+        out.print(f"   {_pages(p)}{cut}", markup=False, highlight=False)
+        lines = [line.strip() for line in p.text.splitlines() if line.strip()][:FIRST_LINES]
+        for line in lines:
+            out.print(f"   | {line[:160]}", markup=False, highlight=False)
+    kind = "a language model" if result.is_language_model else "not a language model"
+    modes = sorted({d.mode for d in result.documents if d.mode})
+    u = result.usage
+    summary = (f"navigator {result.navigator} ({kind}); {len(result.documents)} document(s), mode "
+               f"{'/'.join(modes) or '-'}; {u.calls} calls, {u.input_tokens}+{u.output_tokens} tokens, "
+               f"${u.cost_usd:.4f}; {result.seconds:.2f} s")
+    if result.selection is not None:
+        summary += f"; selected {', '.join(result.selection.selected) or 'none'} of {result.selection.candidates}"
+    err.print(summary, markup=False, highlight=False)
+    for d in result.documents:
+        if d.error:
+            err.print(f"warning: {d.doc_id}: {d.error}", markup=False, highlight=False)
+
+
+@app.command()
+def query(
+    question: Annotated[str, typer.Argument(help="The question to navigate the documents for.")],
+    doc: Annotated[list[str] | None, typer.Option("--doc", help="Navigate this doc_id; repeatable "
+                                                  "(default: all documents, selected when more than 3).")] = None,
+    filter_: Annotated[list[str] | None, typer.Option("--filter", help="Only documents with key=value: format, "
+                                                      "doc_id or a --meta tag; repeatable (a repeated key accepts "
+                                                      "any of its values).")] = None,
+    navigator: Annotated[str | None, typer.Option("--navigator", help="Navigator name: 'lexical' (offline, not a "
+                                                  "language model; the default) or 'litellm' (the default when "
+                                                  "--model names a model).")] = None,
+    model: ModelOpt = None,
+    api_base: ApiBaseOpt = None,
+    api_key: ApiKeyOpt = None,
+    max_pages: Annotated[int | None, typer.Option("--max-pages", min=1, help="Pages of text returned, at most.")]
+    = None,
+    max_documents: Annotated[int | None, typer.Option("--max-documents", min=1,
+                                                      help="Documents navigated when none are named.")] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="Print passages and the full audit record as JSON.")]
+    = False,
+    store: StoreOpt = None,
+) -> None:
+    """Navigate stored trees and print the sections that answer QUESTION, with their pages."""
+    from .query import navigate
+    from .query.access import parse_filter_items
+    from .store import Store
+
+    try:
+        config = _model_config(model, api_base=api_base, api_key=api_key)
+        name = navigator or ("lexical" if config.offline else "litellm")
+        limits: dict[str, Any] = {k: v for k, v in {"max_pages": max_pages, "max_documents": max_documents}.items()
+                                  if v is not None}
+        result = navigate(question, Store(store, create=False), docs=doc or None,
+                          filter=parse_filter_items(filter_ or []), navigator=name, config=config, **limits)
+    except TreebuildError as exc:
+        _fail(exc)
+    if json_out:
+        sys.stdout.write(json.dumps(result.to_dict(), indent=2, ensure_ascii=False, default=str) + "\n")
+    else:
+        _print_plain(result)
+
+
+@app.command()
+def text(
+    doc_id: Annotated[str, typer.Argument(help="Document id.")],
+    node_id: Annotated[str, typer.Argument(help="Node id (see `treebuild show DOC_ID`).")],
+    version: Annotated[int | None, typer.Option("--version", min=1, help="Version (default: latest).")] = None,
+    store: StoreOpt = None,
+) -> None:
+    """Print the exact text of one section (children included), as stored."""
+    from .store import Store
+
+    try:
+        tree = Store(store, create=False).tree(doc_id, version)
+        try:
+            node = tree.node(node_id)
+        except KeyError:
+            raise NotFound(f"no node {node_id!r} in {doc_id!r} version {tree.version}",
+                           hint=f"list node ids with `treebuild show {doc_id}`") from None
+    except TreebuildError as exc:
+        _fail(exc)
+    sys.stdout.write(node.text() + "\n")

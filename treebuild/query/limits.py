@@ -1,0 +1,134 @@
+"""Every bound of a query, with its default and why; all configurable through ``navigate(**limits)``."""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import TreebuildError
+from .spi import NavigatorUsage, Remaining
+
+__all__ = ["Limits", "Spend"]
+
+
+_AT_LEAST_ONE = frozenset({"beam_width", "max_steps", "max_nodes", "max_visits", "max_depth", "max_documents",
+                           "max_selection_candidates", "concurrency", "max_units_per_node", "max_pages"})
+"""Structural bounds below one would make every query empty; budgets may be zero (no model calls)."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Bounds of one query. ``None`` means unbounded."""
+
+    # modes
+    single_pass_max_chars: int = 40_000  # an outline this size (~10k tokens) is judged in one call
+    beam_width: int = 4  # nodes expanded or read per beam step
+    max_steps: int = 4  # beam levels; nodes still marked for expansion at the last one are read whole
+    max_nodes: int = 5  # nodes returned per document
+    max_visits: int = 15  # nodes expanded or read per document walk, across all of its roots
+    max_depth: int = 6  # deepest node a path may expand
+    # per-document budget of one navigation
+    max_calls: int | None = 6
+    max_input_tokens: int | None = 60_000
+    max_output_tokens: int | None = 4_000
+    max_seconds: float | None = 60.0
+    # per-query budget (selection plus every document); room for selection and three full documents
+    query_max_calls: int | None = 24
+    query_max_input_tokens: int | None = 240_000
+    query_max_output_tokens: int | None = 16_000
+    query_max_seconds: float | None = 180.0
+    # passages
+    max_passage_chars: int = 12_000  # characters of text per returned node
+    max_units_per_node: int = 25  # units (pages, DOCX/Markdown blocks) per returned node
+    max_context_chars: int = 48_000  # characters across all passages of the query (~12k tokens)
+    max_pages: int | None = None  # physical pages across all passages of the query
+    # documents
+    max_documents: int = 3  # documents navigated when none are named and more pass the filter
+    max_selection_candidates: int = 200  # documents shown to selection, at most
+    concurrency: int = 3  # documents navigated at once
+    max_reasoning_chars: int = 2_000  # navigator reasoning kept verbatim in the audit, per step
+
+    @classmethod
+    def of(cls, values: dict[str, Any]) -> Limits:
+        names = {f.name for f in dataclasses.fields(cls)}
+        unknown = sorted(set(values) - names)
+        if unknown:
+            raise TreebuildError(f"unknown query limit(s): {', '.join(unknown)}",
+                                 hint=f"known: {', '.join(sorted(names))}")
+        limits = cls(**values)
+        for f in dataclasses.fields(cls):
+            value = getattr(limits, f.name)
+            least = 1 if f.name in _AT_LEAST_ONE else 0
+            if value is not None and value < least:
+                raise TreebuildError(f"query limit {f.name} must be at least {least}, got {value}")
+        return limits
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+def _left(limit: float | None, spent: float) -> float | None:
+    return None if limit is None else limit - spent
+
+
+def _min(a: float | None, b: float | None) -> float | None:
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return min(a, b)
+
+
+@dataclass
+class Spend:
+    """Model work spent against limits (one document's or the query's), and its clock."""
+
+    max_calls: int | None
+    max_input_tokens: int | None
+    max_output_tokens: int | None
+    max_seconds: float | None
+    usage: NavigatorUsage = dataclasses.field(default_factory=NavigatorUsage)
+    started: float = dataclasses.field(default_factory=time.monotonic)
+
+    @classmethod
+    def document(cls, limits: Limits) -> Spend:
+        return cls(limits.max_calls, limits.max_input_tokens, limits.max_output_tokens, limits.max_seconds)
+
+    @classmethod
+    def query(cls, limits: Limits) -> Spend:
+        return cls(limits.query_max_calls, limits.query_max_input_tokens, limits.query_max_output_tokens,
+                   limits.query_max_seconds)
+
+    def seconds(self) -> float:
+        return time.monotonic() - self.started
+
+    def seconds_left(self) -> float | None:
+        return _left(self.max_seconds, self.seconds())
+
+    def exhausted(self) -> str | None:
+        """Which limit is spent, if one is (seconds are reported as timeouts, not here)."""
+        u = self.usage
+        if self.max_calls is not None and u.calls >= self.max_calls:
+            return f"max_calls={self.max_calls} spent"
+        if self.max_input_tokens is not None and u.input_tokens >= self.max_input_tokens:
+            return f"max_input_tokens={self.max_input_tokens} spent"
+        if self.max_output_tokens is not None and u.output_tokens >= self.max_output_tokens:
+            return f"max_output_tokens={self.max_output_tokens} spent"
+        return None
+
+
+def remaining(doc: Spend, query: Spend, *, visits: int, nodes: int, pages: int | None) -> Remaining:
+    """The tighter of a document's and the query's remaining budget."""
+    def left(attr: str, used: str) -> Any:
+        a = _left(getattr(doc, attr), getattr(doc.usage, used))
+        b = _left(getattr(query, attr), getattr(query.usage, used))
+        value = _min(a, b)
+        return None if value is None else max(0, value)
+
+    seconds = _min(doc.seconds_left(), query.seconds_left())
+    return Remaining(calls=left("max_calls", "calls"), input_tokens=left("max_input_tokens", "input_tokens"),
+                     output_tokens=left("max_output_tokens", "output_tokens"),
+                     seconds=None if seconds is None else max(0.0, seconds), visits=max(0, visits),
+                     nodes=max(0, nodes), pages=pages)

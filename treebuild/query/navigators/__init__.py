@@ -1,0 +1,1 @@
+"""Built-in navigators, each registered under the ``treebuild.navigators`` entry-point group."""

@@ -1,0 +1,137 @@
+"""What navigators see of a tree (candidates: titles, ancestor titles, pages, summaries) and what
+a query returns of it (the exact text of a node, capped, with its pages and printed labels)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..model import Node, Pos, Tree
+from .results import PathEntry
+from .spi import Candidate
+
+__all__ = ["TreeView", "outline_line", "Cut", "cut_text"]
+
+
+def outline_line(c: Candidate) -> str:
+    """One line of a rendered outline; its length is what ``single_pass_max_chars`` measures."""
+    pages = ""
+    if c.start_page is not None:
+        pages = f" p.{c.start_page}" if c.end_page in (None, c.start_page) else f" p.{c.start_page}-{c.end_page}"
+    summary = f" :: {c.summary}" if c.summary else ""
+    return f"{'  ' * (c.depth - 1)}[{c.node_id}] {c.title}{pages}{summary}"
+
+
+class TreeView:
+    """A loaded tree indexed for navigation: candidates by id, children, ancestors, preorder."""
+
+    def __init__(self, tree: Tree) -> None:
+        self.tree = tree
+        self.nodes: dict[str, Node] = {}
+        self.order: dict[str, int] = {}
+        for i, node in enumerate(tree.walk()):
+            self.nodes[node.node_id] = node
+            self.order[node.node_id] = i
+        units = tree.doc.units
+        self._candidates: dict[str, Candidate] = {}
+        for node in tree.walk():
+            label = None
+            if node.start_page is not None and node.start.unit < len(units):
+                label = units[node.start.unit].label
+            self._candidates[node.node_id] = Candidate(
+                node_id=node.node_id, title=node.title, depth=node.depth,
+                ancestors=tuple(a.title for a in node.path()[:-1]), summary=node.summary,
+                start_page=node.start_page, end_page=node.end_page, page_label=label,
+                child_count=len(node.children), parent_id=node.parent_id)
+
+    def candidate(self, node_id: str) -> Candidate:
+        return self._candidates[node_id]
+
+    def candidates(self, ids: list[str] | None = None) -> tuple[Candidate, ...]:
+        """Candidates of ``ids`` (default: every node) in document order."""
+        chosen = self._candidates if ids is None else {i: self._candidates[i] for i in ids}
+        return tuple(sorted(chosen.values(), key=lambda c: self.order[c.node_id]))
+
+    def roots(self) -> list[str]:
+        return [n.node_id for n in self.tree.roots]
+
+    def children(self, node_id: str) -> list[str]:
+        return [c.node_id for c in self.nodes[node_id].children]
+
+    def ancestors(self, node_id: str) -> list[str]:
+        return [a.node_id for a in self.nodes[node_id].path()[:-1]]
+
+    def path(self, node_id: str) -> tuple[PathEntry, ...]:
+        return tuple(PathEntry(n.node_id, n.title) for n in self.nodes[node_id].path())
+
+    def outline_chars(self) -> int:
+        return sum(len(outline_line(c)) + 1 for c in self._candidates.values())
+
+    def node_for_page(self, page: int) -> str | None:
+        """The deepest node whose pages contain ``page`` (the first in document order on ties)."""
+        best: Node | None = None
+        for node in self.tree.walk():
+            if node.start_page is None or not node.start_page <= page <= (node.end_page or node.start_page):
+                continue
+            if best is None or node.depth > best.depth:
+                best = node
+        return best.node_id if best is not None else None
+
+
+@dataclass(frozen=True, slots=True)
+class Cut:
+    text: str
+    start_page: int | None
+    end_page: int | None
+    start_label: str | None
+    end_label: str | None
+    truncated: bool
+
+
+def cut_text(tree: Tree, node: Node, *, max_units: int, max_chars: int, max_pages: int | None) -> Cut:
+    """The node's exact text from its start, cut at ``max_units`` units, ``max_pages`` pages and
+    ``max_chars`` characters, whichever comes first; the pages are those of the text returned."""
+    doc = tree.doc
+    units = doc.units
+    start, end = node.start, node.end
+    limit_unit = start.unit + max_units
+    if max_pages is not None and node.start_page is not None:
+        # first unit whose page lies past the allowed pages
+        for i in range(start.unit, min(end.unit + 1, len(units))):
+            page = units[i].page
+            if page is not None and page >= node.start_page + max_pages:
+                limit_unit = min(limit_unit, i)
+                break
+    if Pos(limit_unit, 0) < end:
+        end = Pos(limit_unit, 0)
+    text = doc.span_text(start, end)
+    truncated = end != node.end
+    if len(text) > max_chars:
+        text = text[:max_chars]
+        truncated = True
+        end = _pos_after(tree, start, max_chars)
+    last_unit = end.unit if end.char > 0 else end.unit - 1
+    last_unit = max(start.unit, min(last_unit, len(units) - 1))
+    paged = node.start_page is not None and units
+    start_unit = units[start.unit] if paged and start.unit < len(units) else None
+    end_u = units[last_unit] if paged else None
+    end_page = node.end_page if not truncated else (end_u.page if end_u is not None else None)
+    if paged and end_page is None:
+        end_page = node.start_page
+    return Cut(text=text, start_page=node.start_page, end_page=end_page,
+               start_label=start_unit.label if start_unit is not None else None,
+               end_label=end_u.label if end_u is not None else None, truncated=truncated)
+
+
+def _pos_after(tree: Tree, start: Pos, chars: int) -> Pos:
+    """The position ``chars`` characters of span text after ``start`` (units joined by one newline)."""
+    units = tree.doc.units
+    unit, offset, left = start.unit, start.char, chars
+    while unit < len(units):
+        available = len(units[unit].text) - offset
+        if left <= available:
+            return Pos(unit, offset + left)
+        left -= available + 1  # the joining newline
+        unit, offset = unit + 1, 0
+        if left <= 0:
+            return Pos(unit, 0)
+    return Pos(len(units), 0)

@@ -1,0 +1,464 @@
+"""The runtime that owns the walk: resolution, document selection, single pass or beam, budgets,
+timeouts, cancellation, id checks, stop reasons and passages. Navigators only judge one step.
+
+Nothing here reads a PDF: stored trees carry their unit text, so documents navigated concurrently
+(asyncio tasks on one thread) never touch PyMuPDF.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+from ..errors import TreebuildError
+from ..settings import ModelConfig
+from ..store import Store
+from .access import AccessFilter, TreeReader
+from .limits import Limits, Spend, remaining
+from .outline import TreeView, cut_text
+from .results import DocumentNavigation, Passage, PathStop, QueryResult, SelectionRecord, Step
+from .spi import (
+    CancellationToken,
+    Cancelled,
+    Decision,
+    DocumentCandidate,
+    Navigator,
+    ProviderSource,
+    Selection,
+    SelectionRequest,
+    StepRequest,
+    StopReason,
+    resolve,
+)
+
+__all__ = ["navigate", "navigate_async", "resolve_navigator", "DEFAULT_NAVIGATOR", "Seeds"]
+
+DEFAULT_NAVIGATOR = "lexical"
+"""The offline default: deterministic BM25 over titles and summaries, not a language model."""
+
+POLL_SECONDS = 0.05
+"""How often a pending navigator answer is checked against the cancellation token and the clock."""
+
+Seeds = Mapping[str, Sequence[str | int]]
+"""Hybrid seam: doc_id -> node ids (str) or physical pages (int) another retriever found."""
+
+T = TypeVar("T")
+
+
+class _Outcome(Exception):
+    """A step that produced no answer: timeout, error or cancelled."""
+
+    def __init__(self, reason: StopReason, detail: str) -> None:
+        super().__init__(detail)
+        self.reason = reason
+        self.detail = detail
+
+
+def resolve_navigator(navigator: str | Navigator, config: ModelConfig | None = None, *,
+                      providers: ProviderSource | Sequence[tuple[str, Any]] | None = None) -> Navigator:
+    """A navigator instance for a name (resolved among installed providers) or the instance given."""
+    if isinstance(navigator, str) or navigator is None:
+        provider = resolve(navigator, providers=providers)
+        return provider.create(navigator.strip(), config or ModelConfig())
+    if not isinstance(navigator, Navigator):
+        raise TreebuildError(f"not a navigator: {navigator!r}", hint="pass a name such as 'lexical' or a Navigator")
+    return navigator
+
+
+async def _ask(call: Callable[[], Awaitable[T]], cancel: CancellationToken, seconds: float | None) -> T:
+    """Await a navigator answer, giving up on cancellation or when ``seconds`` run out."""
+    if cancel.cancelled:
+        raise _Outcome(StopReason.CANCELLED, cancel.reason)
+    if seconds is not None and seconds <= 0:
+        raise _Outcome(StopReason.TIMEOUT, "no time left before the step")
+    deadline = None if seconds is None else time.monotonic() + seconds
+    task: asyncio.Future[T] = asyncio.ensure_future(call())
+    try:
+        while True:
+            wait = POLL_SECONDS if deadline is None else max(0.0, min(POLL_SECONDS, deadline - time.monotonic()))
+            done, _ = await asyncio.wait({task}, timeout=wait)
+            if done:
+                try:
+                    return task.result()
+                except Cancelled as exc:
+                    raise _Outcome(StopReason.CANCELLED, str(exc) or cancel.reason) from exc
+                except Exception as exc:  # the navigator's failure ends this walk, never the query
+                    raise _Outcome(StopReason.ERROR, f"{type(exc).__name__}: {exc}"[:500]) from exc
+            if cancel.cancelled:
+                raise _Outcome(StopReason.CANCELLED, cancel.reason)
+            if deadline is not None and time.monotonic() >= deadline:
+                raise _Outcome(StopReason.TIMEOUT, f"no answer within {seconds:.3g} s")
+    finally:
+        if not task.done():
+            task.cancel()
+
+
+def _ids(values: Sequence[Any]) -> list[str]:
+    return list(dict.fromkeys(str(v) for v in values))
+
+
+@dataclass
+class _Query:
+    question: str
+    navigator: Navigator
+    limits: Limits
+    reader: TreeReader
+    spend: Spend
+    cancel: CancellationToken
+
+
+@dataclass
+class _Walk:
+    """One document's navigation: the state the runtime keeps while the navigator judges steps."""
+
+    q: _Query
+    view: TreeView
+    record: DocumentNavigation
+    spend: Spend
+    chosen: list[tuple[str, StopReason]] = field(default_factory=list)
+    visits: int = 0
+    pages: int = 0
+
+    # ------------------------------------------------------------------ bookkeeping
+    def remaining(self) -> Any:
+        lim = self.q.limits
+        pages = None if lim.max_pages is None else max(0, lim.max_pages - self.pages)
+        return remaining(self.spend, self.q.spend, visits=lim.max_visits - self.visits,
+                         nodes=lim.max_nodes - len(self.chosen), pages=pages)
+
+    def stop(self, node_id: str | None, reason: StopReason, detail: str = "") -> None:
+        self.record.stops.append(PathStop(node_id, reason, detail))
+
+    def choose(self, node_id: str, reason: StopReason, detail: str = "") -> bool:
+        """Take a node for reading; False when the per-document node cap is reached."""
+        chosen_ids = {i for i, _ in self.chosen}
+        if node_id in chosen_ids or any(a in chosen_ids for a in self.view.ancestors(node_id)):
+            return True  # already covered by a chosen node's text
+        if len(self.chosen) >= self.q.limits.max_nodes:
+            self.stop(node_id, StopReason.BUDGET_EXHAUSTED, f"max_nodes={self.q.limits.max_nodes} reached")
+            return False
+        inside = [i for i, _ in self.chosen if node_id in self.view.ancestors(i)]
+        if inside:  # a chosen ancestor's text contains its chosen descendants
+            self.chosen = [(i, r) for i, r in self.chosen if i not in inside]
+            self.pages -= sum(self.view.candidate(i).pages for i in inside)
+        self.chosen.append((node_id, reason))
+        self.pages += self.view.candidate(node_id).pages
+        self.stop(node_id, reason, detail)
+        return True
+
+    def exhausted(self) -> str | None:
+        lim = self.q.limits
+        if (why := self.spend.exhausted() or self.q.spend.exhausted()) is not None:
+            return why
+        if self.visits >= lim.max_visits:
+            return f"max_visits={lim.max_visits} spent"
+        if len(self.chosen) >= lim.max_nodes:
+            return f"max_nodes={lim.max_nodes} chosen"
+        if lim.max_pages is not None and self.pages >= lim.max_pages:
+            return f"max_pages={lim.max_pages} chosen"
+        return None
+
+    def seconds_left(self) -> float | None:
+        a, b = self.spend.seconds_left(), self.q.spend.seconds_left()
+        return b if a is None else a if b is None else min(a, b)
+
+    def finish(self, pending: list[str], reason: StopReason, detail: str = "") -> None:
+        """End the walk: nodes still marked for expansion are read whole."""
+        for node_id in pending:
+            if not self.choose(node_id, reason, detail):
+                break
+        if not pending:
+            self.stop(None, reason, detail)
+
+    async def step(self, request: StepRequest) -> tuple[Decision | None, Step]:
+        record = Step(step=len(self.record.steps) + 1, shown=[c.node_id for c in request.candidates])
+        self.record.steps.append(record)
+        started = time.monotonic()
+        try:
+            decision = await _ask(lambda: self.q.navigator.decide(request), self.q.cancel, self.seconds_left())
+        except _Outcome as out:
+            record.outcome = f"{out.reason.value}: {out.detail}"
+            record.seconds = time.monotonic() - started
+            raise
+        record.seconds = time.monotonic() - started
+        record.reasoning = (decision.reasoning or "")[: self.q.limits.max_reasoning_chars]
+        record.stop = decision.stop
+        record.usage = decision.usage
+        for spend in (self.spend, self.q.spend):
+            spend.usage.add(decision.usage)
+        self.record.usage.add(decision.usage)
+        return decision, record
+
+    def request(self, mode: Any, step: int, current: list[str], offered: list[str], max_choices: int) -> StepRequest:
+        return StepRequest(question=self.q.question, doc_id=self.record.doc_id, doc_title=self.record.title,
+                           mode=mode, step=step, max_steps=self.q.limits.max_steps if mode == "beam" else 1,
+                           current=self.view.candidates(current), candidates=self.view.candidates(offered),
+                           max_choices=max_choices, remaining=self.remaining(), cancel=self.q.cancel)
+
+    def split(self, decision: Decision, record: Step, offered: set[str], width: int) -> tuple[list[str], list[str]]:
+        """Checked ids: (read, expand) within the ids offered, the step's width and the visits left."""
+        named = _ids([*decision.read, *decision.expand])
+        record.unknown = [i for i in named if i not in offered]
+        for node_id in record.unknown:
+            self.stop(node_id, StopReason.UNKNOWN_NODE, "named by the navigator but not offered; not followed")
+        read = [i for i in _ids(decision.read) if i in offered]
+        expand = [i for i in _ids(decision.expand) if i in offered and i not in read]
+        kept_read: list[str] = []
+        kept_expand: list[str] = []
+        for node_id in [*read, *expand]:
+            if len(kept_read) + len(kept_expand) >= width or self.visits >= self.q.limits.max_visits:
+                record.ignored.append(node_id)
+                continue
+            self.visits += 1
+            (kept_read if node_id in read else kept_expand).append(node_id)
+        if record.ignored and self.visits >= self.q.limits.max_visits:
+            self.stop(None, StopReason.BUDGET_EXHAUSTED, f"max_visits={self.q.limits.max_visits} spent")
+        record.read, record.expanded = kept_read, kept_expand
+        return kept_read, kept_expand
+
+    # ------------------------------------------------------------------ modes
+    async def single_pass(self, offered: list[str]) -> None:
+        lim = self.q.limits
+        request = self.request("single_pass", 1, [], offered, lim.max_nodes)
+        try:
+            decision, record = await self.step(request)
+        except _Outcome as out:
+            self.stop(None, out.reason, out.detail)
+            return
+        assert decision is not None
+        # in one pass there is nothing to open later: a node marked for expansion is read whole
+        merged = Decision(read=(*decision.read, *decision.expand), stop=decision.stop)
+        read, _ = self.split(merged, record, set(offered), lim.max_nodes)
+        for node_id in read:
+            leaf = self.view.candidate(node_id).is_leaf
+            if not self.choose(node_id, StopReason.LEAF if leaf else StopReason.NAVIGATOR_STOP):
+                break
+        if not read:
+            self.stop(None, StopReason.NAVIGATOR_STOP, "the navigator chose no node")
+
+    async def beam(self, offered: list[str]) -> None:
+        lim = self.q.limits
+        pending: list[str] = []
+        for step_no in range(1, lim.max_steps + 1):
+            if self.q.cancel.cancelled:
+                self.finish(pending, StopReason.CANCELLED, self.q.cancel.reason)
+                return
+            if (why := self.exhausted()) is not None:
+                self.finish(pending, StopReason.BUDGET_EXHAUSTED, why)
+                return
+            request = self.request("beam", step_no, pending, offered, lim.beam_width)
+            try:
+                decision, record = await self.step(request)
+            except _Outcome as out:
+                self.finish(pending, out.reason, out.detail)
+                return
+            assert decision is not None
+            read, expand = self.split(decision, record, set(offered), lim.beam_width)
+            for node_id in read:
+                leaf = self.view.candidate(node_id).is_leaf
+                self.choose(node_id, StopReason.LEAF if leaf else StopReason.NAVIGATOR_STOP)
+            pending = []
+            for node_id in expand:
+                candidate = self.view.candidate(node_id)
+                if candidate.is_leaf:
+                    self.choose(node_id, StopReason.LEAF)
+                elif candidate.depth >= lim.max_depth:
+                    self.choose(node_id, StopReason.MAX_DEPTH, f"max_depth={lim.max_depth}")
+                else:
+                    pending.append(node_id)
+            if decision.stop:
+                self.finish(pending, StopReason.NAVIGATOR_STOP, "the navigator stopped")
+                return
+            if not pending:
+                if not read:
+                    self.stop(None, StopReason.NAVIGATOR_STOP, "the navigator chose no node")
+                return
+            if step_no == lim.max_steps:
+                self.finish(pending, StopReason.MAX_DEPTH, f"last beam step ({lim.max_steps}) reached")
+                return
+            offered = [c for node_id in pending for c in self.view.children(node_id)]
+
+
+def _seed_ids(view: TreeView, seeds: Sequence[str | int], walk: _Walk) -> list[str]:
+    found: list[str] = []
+    for seed in seeds:
+        node_id = view.node_for_page(seed) if isinstance(seed, int) else str(seed)
+        if node_id is None or node_id not in view.nodes:
+            walk.stop(str(seed), StopReason.UNKNOWN_NODE, "seed not in this tree; not followed")
+            continue
+        found.append(node_id)
+    return list(dict.fromkeys(found))
+
+
+async def _navigate_document(q: _Query, candidate: DocumentCandidate, seeds: Sequence[str | int] | None,
+                             ) -> tuple[DocumentNavigation, _Walk | None]:
+    record = DocumentNavigation(doc_id=candidate.doc_id, version=candidate.version, title=candidate.title,
+                                mode=None)
+    started = time.monotonic()
+    try:
+        view = TreeView(q.reader.tree(candidate))
+    except TreebuildError as exc:
+        record.error = str(exc)
+        return record, None
+    walk = _Walk(q, view, record, Spend.document(q.limits))
+    lim = q.limits
+    if seeds:
+        hits = _seed_ids(view, seeds, walk)
+        above = {a for h in hits for a in view.ancestors(h)}
+        below = {d.node_id for h in hits for d in view.nodes[h].walk()}
+        single_ids = sorted(above | below, key=view.order.__getitem__)
+        beam_ids = sorted(above | set(hits), key=view.order.__getitem__)
+    else:
+        single_ids = list(view.nodes)
+        beam_ids = view.roots()
+    chars = sum(len(view.candidate(i).title) + len(view.candidate(i).summary or "") + 24 for i in single_ids)
+    record.outline_chars = view.outline_chars() if not seeds else chars
+    if seeds and not single_ids:
+        walk.stop(None, StopReason.UNKNOWN_NODE, "no seed of this document is in its tree")
+    elif record.outline_chars <= lim.single_pass_max_chars:
+        record.mode = "single_pass"
+        await walk.single_pass(single_ids)
+    else:
+        record.mode = "beam"
+        await walk.beam(beam_ids)
+    record.chosen = [i for i, _ in walk.chosen]
+    record.seconds = time.monotonic() - started
+    return record, walk
+
+
+async def _select(q: _Query, candidates: list[DocumentCandidate]) -> tuple[list[DocumentCandidate], SelectionRecord]:
+    from .navigators.lexical import rank_documents
+
+    lim = q.limits
+    ranked = rank_documents(q.question, candidates)
+    shown = ranked[: lim.max_selection_candidates] if len(candidates) > lim.max_selection_candidates else candidates
+    record = SelectionRecord(candidates=len(candidates), shown=[c.doc_id for c in shown])
+    by_id = {c.doc_id: c for c in shown}
+    request = SelectionRequest(question=q.question, candidates=tuple(shown), max_documents=lim.max_documents,
+                               remaining=remaining(q.spend, q.spend, visits=0, nodes=0, pages=lim.max_pages),
+                               cancel=q.cancel)
+    started = time.monotonic()
+    try:
+        selection: Selection = await _ask(lambda: q.navigator.select_documents(request), q.cancel,
+                                          q.spend.seconds_left())
+    except _Outcome as out:
+        record.seconds = time.monotonic() - started
+        record.outcome = f"{out.reason.value}: {out.detail}"
+        if out.reason is StopReason.CANCELLED:
+            return [], record
+        fallback = ranked[: lim.max_documents]
+        record.selected = [c.doc_id for c in fallback]
+        return fallback, record
+    record.seconds = time.monotonic() - started
+    q.spend.usage.add(selection.usage)
+    record.usage = selection.usage
+    record.reasoning = (selection.reasoning or "")[: lim.max_reasoning_chars]
+    named = _ids(selection.doc_ids)
+    record.unknown = [d for d in named if d not in by_id]
+    record.selected = [d for d in named if d in by_id][: lim.max_documents]
+    return [by_id[d] for d in record.selected], record
+
+
+def _passages(q: _Query, walks: list[tuple[DocumentNavigation, _Walk | None]]) -> list[Passage]:
+    lim = q.limits
+    chars_left = lim.max_context_chars
+    pages_left = lim.max_pages
+    out: list[Passage] = []
+    for record, walk in walks:
+        if walk is None:
+            continue
+        tree = walk.view.tree
+        for node_id, reason in walk.chosen:
+            node = walk.view.nodes[node_id]
+            paged = node.start_page is not None
+            if chars_left <= 0 or (paged and pages_left is not None and pages_left <= 0):
+                record.dropped.append(node_id)
+                continue
+            cut = cut_text(tree, node, max_units=lim.max_units_per_node,
+                           max_chars=min(lim.max_passage_chars, chars_left),
+                           max_pages=pages_left if paged else None)
+            passage = Passage(doc_id=record.doc_id, version=tree.version or 0, node_id=node_id, title=node.title,
+                              path=walk.view.path(node_id), text=cut.text, start_page=cut.start_page,
+                              end_page=cut.end_page, start_label=cut.start_label, end_label=cut.end_label,
+                              node_end_page=node.end_page, truncated=cut.truncated, stop_reason=reason)
+            out.append(passage)
+            chars_left -= len(cut.text)
+            if pages_left is not None and paged:
+                pages_left -= passage.pages
+    return out
+
+
+async def navigate_async(question: str, store: Store | str | Path, docs: Sequence[str] | None = None,
+                         filter: AccessFilter | Mapping[str, Any] | None = None,
+                         navigator: str | Navigator = DEFAULT_NAVIGATOR, *, config: ModelConfig | None = None,
+                         seeds: Seeds | None = None, cancel: CancellationToken | None = None,
+                         providers: ProviderSource | Sequence[tuple[str, Any]] | None = None,
+                         **limits: Any) -> QueryResult:
+    """:func:`navigate` for async callers."""
+    started = time.monotonic()
+    if not question or not question.strip():
+        raise TreebuildError("the question is blank", hint="ask something, e.g. treebuild query \"What is ...?\"")
+    lim = Limits.of(limits)
+    access = AccessFilter.of(filter)
+    nav = resolve_navigator(navigator, config, providers=providers)  # before any tree is read
+    st = store if isinstance(store, Store) else Store(store, create=False)
+    q = _Query(question=question.strip(), navigator=nav, limits=lim, reader=TreeReader(st, access),
+               spend=Spend.query(lim), cancel=cancel or CancellationToken())
+    missing: list[DocumentNavigation] = []
+    selection: SelectionRecord | None = None
+    names = list(dict.fromkeys([*(docs or []), *(seeds or {})]))
+    targets: list[DocumentCandidate] = []
+    if names:
+        for doc_id in names:
+            found = q.reader.candidate(doc_id)
+            if found is None:
+                missing.append(DocumentNavigation(doc_id=doc_id, version=None, title=None, mode=None,
+                                                  error="no such document within the query's filter"))
+            else:
+                targets.append(found)
+    else:
+        candidates = q.reader.candidates()
+        if len(candidates) <= lim.max_documents:
+            targets = candidates
+        else:
+            targets, selection = await _select(q, candidates)
+    semaphore = asyncio.Semaphore(lim.concurrency)
+
+    async def one(candidate: DocumentCandidate) -> tuple[DocumentNavigation, _Walk | None]:
+        async with semaphore:
+            return await _navigate_document(q, candidate, (seeds or {}).get(candidate.doc_id))
+
+    walks = list(await asyncio.gather(*(one(c) for c in targets)))
+    passages = _passages(q, walks)
+    documents = [record for record, _ in walks] + missing
+    return QueryResult(question=q.question, navigator=nav.name, is_language_model=bool(nav.is_language_model),
+                       passages=passages, documents=documents, selection=selection, usage=q.spend.usage,
+                       seconds=time.monotonic() - started, filter=access.to_dict(), limits=lim.to_dict(),
+                       cancelled=q.cancel.cancelled)
+
+
+def navigate(question: str, store: Store | str | Path, docs: Sequence[str] | None = None,
+             filter: AccessFilter | Mapping[str, Any] | None = None,
+             navigator: str | Navigator = DEFAULT_NAVIGATOR, *, config: ModelConfig | None = None,
+             seeds: Seeds | None = None, cancel: CancellationToken | None = None,
+             providers: ProviderSource | Sequence[tuple[str, Any]] | None = None,
+             **limits: Any) -> QueryResult:
+    """Navigate stored trees for ``question`` and return passages with the audit record.
+
+    ``docs`` names documents (else all that pass ``filter``; with more than ``max_documents`` the
+    navigator selects among them). ``filter`` restricts every tree read: ``{"doc_id": [...],
+    "format": "pdf", "meta": {"fy": "2022"}}``. ``navigator`` is a registered name (default
+    ``lexical``, offline and not a language model; ``litellm`` with ``config`` naming the model) or a
+    :class:`~treebuild.query.spi.Navigator`. ``seeds`` (hybrid seam) maps doc_id to node ids or
+    pages from another retriever: navigation starts from them and their ancestors. ``limits``
+    override :class:`~treebuild.query.limits.Limits` (``max_pages=10``, ``max_documents=5`` ...).
+    Budgets, timeouts, unknown ids and cancellation never fail the query: what was chosen is returned.
+    """
+    from ..llm.runner import run_sync
+
+    return run_sync(navigate_async(question, store, docs, filter, navigator, config=config, seeds=seeds,
+                                   cancel=cancel, providers=providers, **limits))
