@@ -17,11 +17,12 @@ from docgen import Section, layout_sections
 from mcp import Client, StdioServerParameters
 
 from treebuild import ingest
-from treebuild.agent_tools import ToolFailure, ToolLimits, parse_pages
+from treebuild.agent_tools import StoreTools, ToolFailure, ToolLimits, parse_pages
 from treebuild.store import Store
 
 MANY = 230  # sections in the big report: more than one get_structure page (200 nodes)
 LIMITS = ToolLimits()
+TOOLS = {"list_documents", "get_structure", "get_section", "get_pages", "navigate"}
 
 
 @pytest.fixture(scope="module")
@@ -62,7 +63,7 @@ async def _exercise_acme(client: Client, store: Store) -> None:
     """Everything a tenant 'acme' client can and cannot do."""
     listed = await client.list_tools()
     tools = {t.name: t for t in listed.tools}
-    assert set(tools) == {"list_documents", "get_structure", "get_section", "get_pages"}
+    assert set(tools) == TOOLS
     for t in tools.values():
         assert t.description and len(t.description) > 60
         assert t.input_schema["type"] == "object" and t.input_schema["properties"]
@@ -164,6 +165,55 @@ async def _exercise_acme(client: Client, store: Store) -> None:
         err, body, _ = await _call(client, tool, args)
         assert err and body["error"]["code"] == code and body["error"]["message"] and body["error"]["hint"], body
 
+    await _exercise_navigate(client, store)
+
+
+async def _exercise_navigate(client: Client, store: Store) -> None:
+    """navigate: the query module's navigation inside the tenant's scope, with its audit."""
+    tools = {t.name: t for t in (await client.list_tools()).tools}
+    assert "not a language model" in (tools["navigate"].description or "")
+    assert tools["navigate"].input_schema["required"] == ["question"]
+    err, found, _ = await _call(client, "navigate", {"question": "What are the findings on topic 117?",
+                                                     "doc_ids": ["acme-report"]})
+    assert not err and found["passages"]
+    first = found["passages"][0]
+    cite = first["citation"]
+    assert cite["doc_id"] == "acme-report" and cite["title"] == "Topic 117 Findings"
+    node = store.tree("acme-report").node(cite["node_id"])
+    assert first["text"] == node.text() and cite["path"][-1] == node.title
+    assert cite["pages"] == (str(node.start_page) if node.start_page == node.end_page
+                             else f"{node.start_page}-{node.end_page}")
+    audit = found["audit"]
+    assert audit["navigator"] == "lexical" and audit["is_language_model"] is False
+    doc = audit["documents"][0]
+    assert doc["doc_id"] == "acme-report" and doc["steps"] and doc["stops"] and cite["node_id"] in doc["chosen"]
+    assert all(step["reasoning"] for step in doc["steps"])
+    # the tenant's scope holds for navigation: the other tenant's document is never navigated
+    err, found, _ = await _call(client, "navigate", {"question": "What is the secret strategy and budget?"})
+    assert not err and all(p["citation"]["doc_id"].startswith("acme-") for p in found["passages"])
+    assert {d["doc_id"] for d in found["audit"]["documents"]} <= {"acme-report", "acme-notes"}
+    named = {}
+    for doc_id in ("globex-plan", "no-such-doc"):
+        err, found, _ = await _call(client, "navigate", {"question": "What is the budget?", "doc_ids": [doc_id]})
+        assert not err and found["passages"] == [] and "hint" in found
+        named[doc_id] = found["audit"]["documents"][0]["error"]
+    assert named["globex-plan"] == named["no-such-doc"]  # indistinguishable from a missing document
+    err, found, _ = await _call(client, "navigate", {"question": "What is the budget?",
+                                                     "filter": {"tenant": "globex"}})
+    assert not err and found["passages"] == [] and found["audit"]["documents"] == []  # a filter cannot widen
+    err, found, _ = await _call(client, "navigate", {"question": "What did we agree on and when do we ship?",
+                                                     "filter": {"format": "markdown"}})
+    assert not err and {p["citation"]["doc_id"] for p in found["passages"]} == {"acme-notes"}
+    # budgets: pages of text returned
+    err, found, _ = await _call(client, "navigate", {"question": "Which topics have findings?",
+                                                     "doc_ids": ["acme-report"], "budget": {"max_pages": 1}})
+    pages = [p["citation"]["pages"] for p in found["passages"]]
+    assert not err and pages and sum(1 + int(p.split("-")[-1]) - int(p.split("-")[0]) for p in pages) <= 1
+    for args in ({"question": ""}, {"question": "x", "budget": {"max_pages": 0}},
+                 {"question": "x", "budget": {"bogus": 1}}, {"question": "x", "filter": {"meta": "fy"}}):
+        err, body, _ = await _call(client, "navigate", args)
+        assert err and body["error"]["code"] == "bad_argument", (args, body)
+
 
 def test_stdio_server_with_a_tenant_filter(store: Store) -> None:
     params = StdioServerParameters(command=sys.executable, args=_server_args(store, "--filter", "tenant=acme"),
@@ -201,8 +251,7 @@ def test_http_server_on_loopback(store: Store, tmp_path: Path) -> None:
 
         async def main() -> None:
             async with Client(f"http://127.0.0.1:{port}/mcp") as client:
-                assert {t.name for t in (await client.list_tools()).tools} == \
-                    {"list_documents", "get_structure", "get_section", "get_pages"}
+                assert {t.name for t in (await client.list_tools()).tools} == TOOLS
                 err, docs, _ = await _call(client, "list_documents", {})
                 assert [d["doc_id"] for d in docs["documents"]] == ["globex-plan"]
                 err, outline, _ = await _call(client, "get_structure", {"doc_id": "globex-plan"})
@@ -214,6 +263,9 @@ def test_http_server_on_loopback(store: Store, tmp_path: Path) -> None:
                 assert not err and pages["pages"][0]["page"] == 1
                 err, body, _ = await _call(client, "get_structure", {"doc_id": "acme-report"})
                 assert err and body["error"]["code"] == "not_found"
+                err, found, _ = await _call(client, "navigate", {"question": "What is the budget?"})
+                assert not err and found["passages"][0]["citation"]["doc_id"] == "globex-plan"
+                assert found["passages"][0]["citation"]["title"] == "Budget"
 
         anyio.run(main)
     finally:
@@ -226,6 +278,24 @@ def test_http_server_on_loopback(store: Store, tmp_path: Path) -> None:
         log.close()
 
 
+def test_navigation_never_reads_a_tree_outside_the_scope(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every tree the navigation loads passes the server's scope, even when the question names the
+    other tenant's sections and the caller asks for its documents."""
+    read: list[str] = []
+    original = Store.tree
+
+    def spy(self: Store, doc_id: str, version: int | None = None) -> Any:
+        read.append(doc_id)
+        return original(self, doc_id, version)
+
+    monkeypatch.setattr(Store, "tree", spy)
+    tools = StoreTools(store, {"tenant": "acme"})
+    tools.navigate("What is the secret strategy and the budget?")
+    tools.navigate("What is the budget?", doc_ids=["globex-plan", "acme-report"])
+    tools.navigate("What is the budget?", filter={"tenant": ["globex", "acme"]})
+    assert read and set(read) <= {"acme-report", "acme-notes"}
+
+
 def test_mcp_command_refuses_a_bad_filter_and_store(tmp_path: Path) -> None:
     from typer.testing import CliRunner
 
@@ -236,6 +306,8 @@ def test_mcp_command_refuses_a_bad_filter_and_store(tmp_path: Path) -> None:
     Store(tmp_path / "s")
     res = CliRunner().invoke(app, ["mcp", "--store", str(tmp_path / "s"), "--filter", "tenant"])
     assert res.exit_code == 1 and "--filter expects key=value" in res.output
+    res = CliRunner().invoke(app, ["mcp", "--store", str(tmp_path / "s"), "--navigator", "nonesuch"])
+    assert res.exit_code == 1 and "nonesuch" in res.output and "Traceback" not in res.output
 
 
 @pytest.mark.parametrize("spec, count, expected", [

@@ -1,14 +1,15 @@
-"""Read-only tools over a store for agents: list documents, outline, section text, page text.
+"""Read-only tools over a store for agents: list documents, outline, section text, page text, navigate.
 
 The logic behind ``treebuild mcp``, kept free of the MCP SDK so it can be used and tested on
 its own. Every answer is a JSON-ready dict, bounded in size; a truncated answer says so and
 names the call that gets the rest (``next``). Failures raise :class:`ToolFailure` with a code,
 a message and what to do, never a traceback.
 
-A *scope* (``key=value`` pairs) restricts what a tool set can see: a document is visible only
-when its latest version matches every pair. Keys are user tags (``--meta`` at ingest) or the
-columns ``doc_id`` and ``format``. A document outside the scope is reported exactly
-like one that does not exist, so a tenant learns nothing about others' documents.
+A *scope* (an :class:`~treebuild.query.AccessFilter`, the query module's filter: user tags from
+``--meta`` at ingest, ``doc_id`` and ``format``) restricts what a tool set can see: a document
+is visible only when its latest version passes it, and ``navigate`` runs with the scope narrowed
+by the caller's filter, so navigation never reads a tree outside it. A document outside the
+scope is reported exactly like one that does not exist: a tenant learns nothing about others'.
 """
 
 from __future__ import annotations
@@ -16,17 +17,18 @@ from __future__ import annotations
 import re
 import threading
 from collections import OrderedDict
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Any
 
 from .errors import NotFound, TreebuildError
 from .model import Node, Tree
+from .query import DEFAULT_NAVIGATOR, AccessFilter, Navigator, QueryResult
+from .settings import ModelConfig
 from .store import Store
 
-__all__ = ["ToolLimits", "ToolFailure", "StoreTools", "parse_pages", "parse_filter"]
-
-_COLUMN_KEYS = ("doc_id", "format")  # filter keys that name a column instead of a tag (as in treebuild.query)
+__all__ = ["ToolLimits", "ToolFailure", "StoreTools", "parse_pages", "narrow"]
 
 
 @dataclass(frozen=True)
@@ -40,6 +42,7 @@ class ToolLimits:
     description_chars: int = 600  # per document in listings
     structure_nodes: int = 200  # nodes per get_structure page
     pages_per_call: int = 20  # pages per get_pages call
+    reasoning_chars: int = 600  # navigator reasoning per step in the navigate audit
     documents: int = 100  # the most documents one list_documents call returns
     cached_trees: int = 8  # loaded trees kept in memory
 
@@ -58,15 +61,25 @@ class ToolFailure(Exception):
         return {"error": out}
 
 
-def parse_filter(items: list[str] | None) -> dict[str, str]:
-    """``["tenant=acme", "fy=2022"]`` -> ``{"tenant": "acme", "fy": "2022"}``."""
-    out: dict[str, str] = {}
-    for item in items or []:
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip():
-            raise TreebuildError(f"--filter expects key=value, got {item!r}")
-        out[key.strip()] = value
-    return out
+def _meet(a: frozenset[str] | None, b: frozenset[str] | None) -> frozenset[str] | None:
+    return b if a is None else a if b is None else a & b
+
+
+def narrow(scope: AccessFilter, extra: AccessFilter) -> AccessFilter:
+    """A filter that passes what passes both: a caller's filter can narrow the scope, never widen it."""
+    meta = dict(scope.meta)
+    for key, values in extra.meta.items():
+        meta[key] = meta[key] & values if key in meta else values
+    return AccessFilter(doc_ids=_meet(scope.doc_ids, extra.doc_ids), formats=_meet(scope.formats, extra.formats),
+                        meta=meta)
+
+
+def _access(value: Mapping[str, Any] | None) -> AccessFilter:
+    try:
+        return AccessFilter.of(value)
+    except TreebuildError as exc:
+        raise ToolFailure("bad_argument", exc.cause, exc.hint or 'e.g. {"format": "pdf", "fy": ["2021", "2022"]}') \
+            from None
 
 
 _RANGE = re.compile(r"^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$")
@@ -120,10 +133,14 @@ def _call(name: str, **args: Any) -> str:
 class StoreTools:
     """The read-only tools over one store, restricted to ``scope``."""
 
-    def __init__(self, store: Store, scope: dict[str, str] | None = None, limits: ToolLimits | None = None):
+    def __init__(self, store: Store, scope: AccessFilter | Mapping[str, Any] | None = None,
+                 limits: ToolLimits | None = None, *, navigator: str | Navigator = DEFAULT_NAVIGATOR,
+                 config: ModelConfig | None = None):
         self.store = store
-        self.scope = dict(scope or {})
+        self.scope = AccessFilter.of(scope)
         self.limits = limits or ToolLimits()
+        self.navigator = navigator
+        self.config = config
         self._trees: OrderedDict[tuple[str, int], Tree] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -139,17 +156,10 @@ class StoreTools:
             r["meta"] = dict(r["meta"] or [])
         return rows
 
-    @staticmethod
-    def _matches(row: dict[str, Any], wanted: dict[str, str]) -> bool:
-        for key, value in wanted.items():
-            have = row.get(key) if key in _COLUMN_KEYS else row["meta"].get(key)
-            if have is None or str(have) != value:
-                return False
-        return True
-
-    def visible_documents(self, extra: dict[str, str] | None = None) -> list[dict[str, Any]]:
-        """Catalog rows (latest versions) inside the scope and ``extra`` filter."""
-        return [r for r in self._catalog() if self._matches(r, self.scope) and self._matches(r, extra or {})]
+    def visible_documents(self, extra: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
+        """Catalog rows (latest versions) inside the scope and the ``extra`` filter."""
+        access = narrow(self.scope, _access(extra))
+        return [r for r in self._catalog() if access.allows(r)]
 
     def _document(self, doc_id: str) -> dict[str, Any]:
         for row in self.visible_documents():
@@ -194,7 +204,7 @@ class StoreTools:
         return out
 
     # ------------------------------------------------------------------ tools
-    def list_documents(self, query: str | None = None, filter: dict[str, str] | None = None,
+    def list_documents(self, query: str | None = None, filter: Mapping[str, Any] | None = None,
                        limit: int = 20, offset: int = 0) -> dict[str, Any]:
         rows = self.visible_documents(filter)
         words = (query or "").casefold().split()
@@ -328,4 +338,89 @@ class StoreTools:
             out.append({"node_id": n.node_id, "title": n.title, "pages": _pages(n)})
             if len(out) >= 20:
                 break
+        return out
+
+    # ------------------------------------------------------------------ navigation
+    def navigate(self, question: str, doc_ids: Sequence[str] | None = None,
+                 filter: Mapping[str, Any] | None = None, budget: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """The query module's navigation within the scope (narrowed by ``filter``): passages with
+        citations and the audit trail (path, reasoning and stop reason per document)."""
+        from .query import navigate
+
+        if not question.strip():
+            raise ToolFailure("bad_argument", "the question is empty", "ask a full question")
+        access = narrow(self.scope, _access(filter))
+        limits = {k: v for k, v in (budget or {}).items() if v is not None}
+        # passages must fit one answer next to the audit
+        limits["max_context_chars"] = min(int(limits.get("max_context_chars") or self.limits.response_chars // 2),
+                                          self.limits.response_chars // 2)
+        try:
+            result = navigate(question, self.store, docs=list(doc_ids) if doc_ids else None, filter=access,
+                              navigator=self.navigator, config=self.config, **limits)
+        except TreebuildError as exc:
+            raise ToolFailure("bad_argument", str(exc), exc.hint) from None
+        return self._fit(self._navigation(result))
+
+    def _navigation(self, result: QueryResult) -> dict[str, Any]:
+        cap = self.limits.reasoning_chars
+        passages = []
+        for p in result.passages:
+            item: dict[str, Any] = {
+                "citation": {"doc_id": p.doc_id, "version": p.version, "node_id": p.node_id, "title": p.title,
+                             "path": [e.title for e in p.path],
+                             "pages": None if p.start_page is None else (
+                                 str(p.start_page) if p.end_page in (None, p.start_page)
+                                 else f"{p.start_page}-{p.end_page}"),
+                             "printed_pages": p.start_label if p.end_label in (None, p.start_label)
+                             else f"{p.start_label}-{p.end_label}"},
+                "stop_reason": p.stop_reason.value, "text": p.text}
+            if p.truncated:
+                item["truncated"] = True
+                item["next"] = _call("get_section", doc_id=p.doc_id, node_id=p.node_id, offset=len(p.text))
+            passages.append(item)
+        documents = []
+        for d in result.documents:
+            documents.append({
+                "doc_id": d.doc_id, "version": d.version, "mode": d.mode, "error": d.error,
+                "steps": [{"step": s.step, "shown": len(s.shown), "expanded": s.expanded, "read": s.read,
+                           "stop": s.stop, "reasoning": _cap(s.reasoning, cap), "outcome": s.outcome,
+                           "unknown": s.unknown or None} for s in d.steps],
+                "stops": [{"node_id": s.node_id, "reason": s.reason.value, "detail": s.detail or None}
+                          for s in d.stops],
+                "chosen": d.chosen, "dropped": d.dropped,
+                "usage": {"calls": d.usage.calls, "input_tokens": d.usage.input_tokens,
+                          "output_tokens": d.usage.output_tokens},
+            })
+        audit: dict[str, Any] = {
+            "navigator": result.navigator, "is_language_model": result.is_language_model,
+            "documents": documents, "usage": {"calls": result.usage.calls, "input_tokens": result.usage.input_tokens,
+                                              "output_tokens": result.usage.output_tokens,
+                                              "cost_usd": result.usage.cost_usd},
+            "seconds": round(result.seconds, 3), "cancelled": result.cancelled,
+        }
+        if result.selection is not None:
+            sel = result.selection
+            audit["selection"] = {"candidates": sel.candidates, "shown": len(sel.shown), "selected": sel.selected,
+                                  "reasoning": _cap(sel.reasoning, cap), "outcome": sel.outcome}
+        out: dict[str, Any] = {"question": result.question, "passages": passages, "audit": audit}
+        if not passages:
+            out["hint"] = ("no section was chosen: rephrase the question, or browse with list_documents and "
+                           "get_structure")
+        return out
+
+    def _fit(self, out: dict[str, Any]) -> dict[str, Any]:
+        """Cut the longest passage texts until the answer fits; each cut one says how to read on."""
+        while _size(out) > self.limits.response_chars:
+            longest = max(out["passages"], key=lambda p: len(p["text"]), default=None)
+            excess = _size(out) - self.limits.response_chars
+            if longest is None or len(longest["text"]) <= 200:
+                for doc in out["audit"]["documents"]:  # the audit itself is too long: drop the reasoning
+                    for step in doc["steps"]:
+                        step["reasoning"] = None
+                break
+            keep = max(200, len(longest["text"]) - excess - 200)
+            longest["text"] = longest["text"][:keep]
+            longest["truncated"] = True
+            c = longest["citation"]
+            longest["next"] = _call("get_section", doc_id=c["doc_id"], node_id=c["node_id"], offset=keep)
         return out

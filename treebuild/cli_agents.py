@@ -12,7 +12,7 @@ from typing import Annotated
 import typer
 from rich.markup import escape
 
-from .cli import StoreOpt, _fail, _parse_meta, app, err, out
+from .cli import ApiBaseOpt, ApiKeyOpt, ModelOpt, StoreOpt, _fail, _model_config, _parse_meta, app, err, out
 from .errors import TreebuildError
 
 __all__ = ["view", "export", "import_pageindex_cmd", "mcp"]
@@ -104,29 +104,42 @@ class Transport(StrEnum):
 @app.command()
 def mcp(
     store: StoreOpt = None,
-    filter: Annotated[list[str] | None, typer.Option("--filter", help="Only documents whose tag (or doc_id or "
-                                                     "format) equals the value, key=value; repeatable.")] = None,
+    filter: Annotated[list[str] | None, typer.Option("--filter", help="Only documents with key=value: a --meta "
+                                                     "tag, doc_id or format; repeatable (a repeated key accepts any "
+                                                     "of its values). Restricts every tool.")] = None,
     transport: Annotated[Transport, typer.Option("--transport", help="stdio (launched by the agent) or http "
                                                  "(streamable HTTP at http://HOST:PORT/mcp).")] = Transport.stdio,
     host: Annotated[str, typer.Option("--host", help="Address to listen on (http).")] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", min=1, max=65535, help="Port to listen on (http).")] = 8000,
+    navigator: Annotated[str | None, typer.Option("--navigator", help="Navigator of the navigate tool: 'lexical' "
+                                                  "(offline, not a language model; the default) or 'litellm' (the "
+                                                  "default when --model names a model).")] = None,
+    model: ModelOpt = None,
+    api_base: ApiBaseOpt = None,
+    api_key: ApiKeyOpt = None,
 ) -> None:
-    """Serve the store read-only to agents over MCP (list_documents, get_structure, get_section, get_pages)."""
+    """Serve the store read-only to agents over MCP: list_documents, get_structure, get_section, get_pages,
+    navigate."""
     try:
         import mcp as _sdk  # noqa: F401
     except ImportError:
         _fail(TreebuildError("the MCP SDK is not installed", hint="pip install 'treebuild[mcp]'"))
-    from .agent_tools import parse_filter
     from .mcp_server import serve
+    from .query import resolve_navigator
+    from .query.access import parse_filter_items
     from .store import Store
 
     try:
-        scope = parse_filter(filter)
+        scope = parse_filter_items(filter or [])
         st = Store(store, create=False)
+        config = _model_config(model, api_base=api_base, api_key=api_key)
+        name = navigator or ("lexical" if config.offline else "litellm")
+        resolve_navigator(name, config)
     except TreebuildError as exc:
         _fail(exc)
     if transport is Transport.http:
-        shown = ", ".join(f"{k}={v}" for k, v in scope.items()) or "all documents"
-        err.print(f"treebuild MCP server on http://{host}:{port}/mcp  (store {st.root}; {shown})", markup=False,
-                  highlight=False)
-    serve(st, scope, transport="stdio" if transport is Transport.stdio else "http", host=host, port=port)
+        shown = json.dumps(scope.to_dict()) if not scope.empty else "all documents"
+        err.print(f"treebuild MCP server on http://{host}:{port}/mcp  (store {st.root}; {shown}; navigator {name})",
+                  markup=False, highlight=False)
+    serve(st, scope, transport="stdio" if transport is Transport.stdio else "http", host=host, port=port,
+          navigator=name, config=config)

@@ -1,11 +1,12 @@
 """``treebuild mcp``: a read-only MCP server over a store, with the official ``mcp`` SDK (2.x).
 
 Tools (JSON schemas come from the typed signatures): ``list_documents``, ``get_structure``,
-``get_section``, ``get_pages``. The logic lives in :mod:`treebuild.agent_tools`; this module
-only wires it to MCP: every answer is JSON text plus the same value as structured content,
-every expected failure an ``is_error`` result holding ``{"error": {"code", "message", "hint"}}``,
-and an unexpected one the same shape with code ``internal`` (the traceback stays in the
-server's log). A server-level scope (``--filter k=v``) restricts every tool.
+``get_section``, ``get_pages`` and ``navigate`` (the query module's navigation with its audit).
+The logic lives in :mod:`treebuild.agent_tools`; this module only wires it to MCP: every answer
+is JSON text plus the same value as structured content, every expected failure an ``is_error``
+result holding ``{"error": {"code", "message", "hint"}}``, and an unexpected one the same shape
+with code ``internal`` (the traceback stays in the server's log). A server-level scope
+(``--filter k=v``) restricts every tool.
 
 This module imports the SDK (the optional extra ``treebuild[mcp]``); the CLI imports it lazily.
 Annotations are evaluated eagerly (no ``from __future__ import annotations``): the SDK reads the
@@ -14,16 +15,18 @@ tool signatures, whose bounds come from the server's limits.
 
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver import MCPServer
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
-from pydantic import Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from . import __version__
 from .agent_tools import StoreTools, ToolFailure, ToolLimits
 from .errors import TreebuildError
+from .query import DEFAULT_NAVIGATOR, AccessFilter, Navigator, resolve_navigator
+from .settings import ModelConfig
 from .store import Store
 
 __all__ = ["create_server", "serve", "INSTRUCTIONS"]
@@ -32,14 +35,32 @@ log = logging.getLogger("treebuild.mcp")
 
 INSTRUCTIONS = """\
 Documents here are stored as table-of-contents trees: sections with titles, page ranges and summaries.
-Find a document with list_documents, read its outline with get_structure (titles and summaries; go deeper
-with node_id), then read only the sections you need with get_section, or exact pages with get_pages.
+Ask navigate(question) to have the sections that answer a question found for you, or browse: find a document
+with list_documents, read its outline with get_structure (titles and summaries; go deeper with node_id), then
+read only the sections you need with get_section, or exact pages with get_pages.
 Answers are capped in size; when one says "truncated", call what its "next" field says. Cite doc_id,
 node_id and pages from the "citation" field."""
 
 DocId = Annotated[str, Field(description="Document id, from list_documents.", min_length=1, max_length=200)]
 NodeId = Annotated[str, Field(description="Node id from get_structure, e.g. '0007'.", min_length=1, max_length=20)]
 Offset = Annotated[int, Field(ge=0, description="Continue from here (the 'next' call of a truncated answer).")]
+FilterArg = Annotated[dict[str, str | list[str]] | None,
+                      Field(description="Only documents whose tags (or doc_id, format) match, e.g. "
+                                        "{\"fy\": \"2022\"} or {\"fy\": [\"2021\", \"2022\"], \"format\": \"pdf\"}; "
+                                        "it narrows the documents this server shows, never widens them.")]
+
+
+class NavigateBudget(BaseModel):
+    """Bounds of one navigation; unset fields keep the query module's defaults."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    max_pages: int | None = Field(default=None, ge=1, le=50, description="Pages of text returned, at most.")
+    max_nodes: int | None = Field(default=None, ge=1, le=10, description="Sections returned per document.")
+    max_documents: int | None = Field(default=None, ge=1, le=10,
+                                      description="Documents navigated when doc_ids is not given.")
+    max_calls: int | None = Field(default=None, ge=0, le=50, description="Navigator (model) calls per document.")
+    max_seconds: float | None = Field(default=None, gt=0, le=300, description="Seconds per document.")
 
 
 def _result(value: dict[str, Any], *, error: bool = False) -> CallToolResult:
@@ -82,13 +103,20 @@ class _StructuredErrors:
         return _result(failure.as_dict(), error=True)
 
 
-def create_server(store: Store, scope: dict[str, str] | None = None,
-                  limits: ToolLimits | None = None) -> MCPServer:
-    """An ``MCPServer`` exposing the read-only tools over ``store``, restricted to ``scope``."""
-    tools = StoreTools(store, scope, limits)
+def create_server(store: Store, scope: AccessFilter | Mapping[str, Any] | None = None,
+                  limits: ToolLimits | None = None, *, navigator: str | Navigator = DEFAULT_NAVIGATOR,
+                  config: ModelConfig | None = None) -> MCPServer:
+    """An ``MCPServer`` exposing the read-only tools over ``store``, restricted to ``scope``; ``navigate``
+    uses ``navigator`` (a registered name, checked here, or an instance) with ``config``."""
+    resolved = resolve_navigator(navigator, config)  # an unknown name fails at start, not at the first call
+    tools = StoreTools(store, scope, limits, navigator=navigator, config=config)
     lim = tools.limits
     server = MCPServer("treebuild", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING",
                        middleware=[_StructuredErrors()])
+    # The SDK logs through a root handler; libraries that set their own logger to DEBUG (bm25s does)
+    # would print every index build to the client's log: the handlers keep warnings and errors only.
+    for handler in logging.getLogger().handlers:
+        handler.setLevel(logging.WARNING)
     read_only = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True,
                                 open_world_hint=False)
 
@@ -96,8 +124,7 @@ def create_server(store: Store, scope: dict[str, str] | None = None,
     def list_documents(
         query: Annotated[str | None, Field(description="Words that must all appear in the doc_id, title, "
                                            "description or file name (case-insensitive).")] = None,
-        filter: Annotated[dict[str, str] | None, Field(description="Tags that must match, e.g. {\"fy\": \"2022\"}; "
-                                                       "keys are --meta tags, doc_id or format.")] = None,
+        filter: FilterArg = None,
         limit: Annotated[int, Field(ge=1, le=lim.documents, description="Documents per answer.")] = 20,
         offset: Offset = 0,
     ) -> CallToolResult:
@@ -142,14 +169,34 @@ def create_server(store: Store, scope: dict[str, str] | None = None,
         (DOCX, Markdown) are read with get_section instead."""
         return _run("get_pages", lambda: tools.get_pages(doc_id, pages, max_chars))
 
-    server.treebuild_tools = tools  # type: ignore[attr-defined]  # for callers that add tools
+    kind = "a language model" if resolved.is_language_model else "not a language model: offline and deterministic"
+    nav_name = navigator if isinstance(navigator, str) else type(navigator).__name__
+
+    @server.tool(annotations=read_only, description=(
+        f"Find the sections that answer a question by navigating the documents' tables of contents (navigator "
+        f"'{nav_name}', {kind}). Returns passages (exact text with a citation: doc_id, version, node_id, title, path, "
+        "pages) and the audit of how they were chosen (per document: steps, reasoning, stop reasons). Name "
+        "doc_ids to search those documents, or leave it out to let the navigator choose among all you can read. "
+        "A cut passage gives the get_section call that reads on."))
+    def navigate(
+        question: Annotated[str, Field(min_length=1, max_length=2_000, description="A full question.")],
+        doc_ids: Annotated[list[str] | None, Field(max_length=20, description="Documents to search (from "
+                                                   "list_documents); omit to search all.")] = None,
+        filter: FilterArg = None,
+        budget: Annotated[NavigateBudget | None, Field(description="Bounds of this navigation.")] = None,
+    ) -> CallToolResult:
+        return _run("navigate", lambda: tools.navigate(question, doc_ids, filter,
+                                                       budget.model_dump() if budget is not None else None))
+
     return server
 
 
-def serve(store: Store, scope: dict[str, str] | None = None, *, transport: Literal["stdio", "http"] = "stdio",
-          host: str = "127.0.0.1", port: int = 8000, limits: ToolLimits | None = None) -> None:
+def serve(store: Store, scope: AccessFilter | Mapping[str, Any] | None = None, *,
+          transport: Literal["stdio", "http"] = "stdio", host: str = "127.0.0.1", port: int = 8000,
+          limits: ToolLimits | None = None, navigator: str | Navigator = DEFAULT_NAVIGATOR,
+          config: ModelConfig | None = None) -> None:
     """Run the server until it is stopped (stdio: until the client closes the pipe)."""
-    server = create_server(store, scope, limits)
+    server = create_server(store, scope, limits, navigator=navigator, config=config)
     if transport == "stdio":
         server.run("stdio")
     else:
