@@ -14,6 +14,7 @@ scope is reported exactly like one that does not exist: a tenant learns nothing 
 
 from __future__ import annotations
 
+import json
 import re
 import threading
 from collections import OrderedDict
@@ -120,8 +121,6 @@ def _pages(node: Node) -> str | None:
 
 
 def _size(value: Any) -> int:
-    import json
-
     return len(json.dumps(value, ensure_ascii=False, default=str))
 
 
