@@ -323,3 +323,18 @@ def test_parse_pages_refuses(spec: str, code: str) -> None:
     with pytest.raises(ToolFailure) as info:
         parse_pages(spec, 10, 5)
     assert info.value.code == code and info.value.hint
+
+
+def test_navigate_answers_fit_the_cap_and_say_how_to_read_on(store: Store) -> None:
+    tools = StoreTools(store, {"tenant": "acme"}, ToolLimits(response_chars=4_000))
+    out = tools.navigate("What is in the long appendix?", doc_ids=["acme-report"])
+    assert len(json.dumps(out, ensure_ascii=False)) <= 4_000
+    cut = [p for p in out["passages"] if p.get("truncated")]
+    assert cut
+    for p in cut:
+        c = p["citation"]
+        full = store.tree("acme-report").node(c["node_id"]).text()
+        assert full.startswith(p["text"]) and len(p["text"]) < len(full)
+        assert p["next"] == f"get_section(doc_id='acme-report', node_id='{c['node_id']}', offset={len(p['text'])})"
+        rest = tools.get_section("acme-report", c["node_id"], offset=len(p["text"]), max_chars=10 ** 6)
+        assert p["text"] + rest["text"] == full[: len(p["text"]) + rest["returned_chars"]]
