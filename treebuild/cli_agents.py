@@ -118,8 +118,7 @@ def mcp(
     api_base: ApiBaseOpt = None,
     api_key: ApiKeyOpt = None,
 ) -> None:
-    """Serve the store read-only to agents over MCP: list_documents, get_structure, get_section, get_pages,
-    navigate."""
+    """Serve the store read-only to agents over MCP (tools list_documents, get_structure, get_section, ...)."""
     try:
         import mcp as _sdk  # noqa: F401
     except ImportError:
