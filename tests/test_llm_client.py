@@ -20,6 +20,7 @@ from treebuild.llm import (
     ModelError,
     count_tokens,
     for_server,
+    id_enum,
     import_litellm,
     required_strings,
     run_sync,
@@ -347,8 +348,11 @@ def test_which_servers_get_schemas() -> None:
 def test_string_lengths_go_to_self_hosted_servers_only(server: OpenAIServer) -> None:
     server.responder = lambda request: Reply(content=json.dumps({"a": "1", "b": "2"}))
     schema = required_strings(["a", "b"], max_chars=40)
-    assert schema["properties"]["a"] == {"type": "string", "maxLength": 40}
+    assert schema["properties"]["a"] == {"type": "string", "minLength": 1, "maxLength": 40}
     assert for_server(schema, self_hosted=False)["properties"]["a"] == {"type": "string"}
+    assert for_server(id_enum(["a", "b"], 1), self_hosted=False) == {"type": "array", "items": {
+        "type": "string", "enum": ["a", "b"]}}
+    assert for_server(id_enum(["a", "b"], 1), self_hosted=True)["maxItems"] == 1
     run_sync(ModelClient(config(server), Usage()).structured(
         [{"role": "user", "content": "x"}], Keyed, max_tokens=20, json_schema=schema))
     assert server.chat_requests[-1].json_schema == schema  # the loopback server is self-hosted

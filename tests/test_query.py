@@ -558,3 +558,49 @@ def test_a_query_never_imports_the_pdf_engine(store: Store) -> None:
             "'pdfplumber', 'docx')))")
     out = subprocess.run([sys.executable, "-c", code, str(store.root)], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]", out.stdout + out.stderr
+
+
+def test_the_query_budget_binds_documents_navigated_concurrently(store: Store) -> None:
+    async def one_call(request: StepRequest) -> Decision:
+        await asyncio.sleep(0.1)
+        return Decision(read=(request.candidates[0].node_id,), usage=NavigatorUsage(calls=1, input_tokens=10))
+
+    nav = Scripted(*([one_call] * 4))
+    result = navigate("x", store, navigator=nav, max_documents=4, concurrency=4, query_max_calls=2)
+    assert result.usage.calls == 2 and len(nav.requests) == 2
+    starved = [d for d in result.documents if not d.steps]
+    assert len(starved) == 2 and all(d.stops[0].reason is StopReason.BUDGET_EXHAUSTED for d in starved)
+    assert "max_calls=2" in starved[0].stops[0].detail
+    assert nav.requests[1].remaining.calls == 1  # the step in flight holds the other call
+
+
+# ---------------------------------------------------------------- lexical: outline size and page budget
+
+def test_outline_limit_is_the_navigators_own_unless_the_query_sets_one() -> None:
+    from treebuild.query.limits import MODEL_SINGLE_PASS_CHARS, Limits, single_pass_chars
+    from treebuild.query.navigators.lexical import LexicalNavigator
+
+    assert single_pass_chars(Limits(), LexicalNavigator()) is None  # BM25 scores any outline at once
+    assert single_pass_chars(Limits(), object()) == MODEL_SINGLE_PASS_CHARS  # a model's context is bounded
+    assert single_pass_chars(Limits(single_pass_max_chars=1), LexicalNavigator()) == 1  # the query's limit wins
+
+
+def test_lexical_spends_the_last_pages_on_the_next_best_node_cut() -> None:
+    from treebuild.query.navigators.lexical import LexicalNavigator
+    from treebuild.query.spi import Candidate, Remaining
+
+    big = Candidate("0001", "Results of operations", 1, start_page=1, end_page=3)
+    small = [Candidate(f"000{i}", f"Note {i}", 1, start_page=3 + i, end_page=3 + i) for i in (2, 3)]
+    scored = [(3.0, big), (2.0, small[0]), (1.0, small[1])]
+
+    def fit(pages: int) -> list[str]:
+        remaining = Remaining(calls=None, input_tokens=None, output_tokens=None, seconds=None, visits=15, nodes=5,
+                              pages=pages)
+        request = StepRequest(question="q", doc_id="d", doc_title=None, mode="single_pass", step=1, max_steps=1,
+                              current=(), candidates=(big, *small), max_choices=5, remaining=remaining,
+                              cancel=CancellationToken())
+        return LexicalNavigator._fit(scored, request)
+
+    assert fit(2) == ["0001"]  # the best node is taken (its passage cut to 2 pages), not two worse ones that fit
+    assert fit(4) == ["0001", "0002"]
+    assert fit(10) == ["0001", "0002", "0003"]

@@ -141,6 +141,7 @@ def test_single_pass_reads_the_chosen_node_with_a_strict_enum_schema(store: Stor
     schema = request.json_schema
     assert schema is not None and request.response_format["json_schema"]["strict"] is True  # type: ignore[index]
     assert schema["properties"]["read"]["items"]["enum"] == offered
+    assert schema["properties"]["read"]["maxItems"] == 5  # max_nodes: a self-hosted grammar bounds the list
     assert schema["additionalProperties"] is False and set(schema["required"]) == {"read", "reasoning"}
     (navigation,) = result.documents
     assert navigation.mode == "single_pass"
@@ -223,6 +224,14 @@ def test_a_malformed_answer_is_asked_again_once(store: Store, server: OpenAIServ
     assert "could not be used" in again.messages[-1]["content"]
     assert [p.title for p in result.passages] == ["Revenue"]
     assert result.usage.calls == 2 and result.usage.retries == 1 and result.usage.failures == {"malformed": 1}
+
+
+def test_an_answer_in_another_shape_is_refused_not_read_as_no_choice(store: Store, server: OpenAIServer) -> None:
+    server.script(Reply(content='{"answer": "Revenue", "section": 2}'))
+    server.responder = responder(lambda k, recs, r: {"read": titled(recs, "Revenue"), "reasoning": "ok"})
+    result = ask(store, server, docs=["report"], cfg=config(server, response_schema="never"))
+    assert len(server.chat_requests) == 2 and "none of read, expand, stop" in server.chat_requests[1].prompt
+    assert [p.title for p in result.passages] == ["Revenue"] and result.usage.failures == {"malformed": 1}
 
 
 def test_answers_malformed_twice_end_the_walk_cleanly(store: Store, server: OpenAIServer) -> None:

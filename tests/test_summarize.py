@@ -723,7 +723,8 @@ def test_summary_requests_send_a_strict_schema_of_the_asked_ids(model_run: tuple
         assert schema["required"] == asked_ids(request) == list(schema["properties"])
         assert schema["additionalProperties"] is False
         # a self-hosted server (the loopback one) is told the longest summary it may write
-        assert all(p == {"type": "string", "maxLength": summary_chars()} for p in schema["properties"].values())
+        assert all(p == {"type": "string", "minLength": 1, "maxLength": summary_chars()}
+                   for p in schema["properties"].values())
 
 
 def test_an_id_missing_from_a_packed_answer_is_asked_again_once_in_a_smaller_request(
@@ -781,3 +782,40 @@ def test_schemas_can_be_turned_off(report: tuple[Path, dict[str, str]], server: 
     assert server.chat_requests
     assert all(r.response_format == {"type": "json_object"} for r in server.chat_requests)
     assert not any("refused" in w for w in tree.warnings)
+
+
+# -- navigation aids in offline summaries ---------------------------------------------------------
+
+STATEMENT_ROWS = ["Revenue", "Subscription", "Total revenue", "Cost of revenue", "Gross profit",
+                  "Research and development", "Sales and marketing", "Total operating expenses",
+                  "Operating income", "Interest expense", "Income before income taxes",
+                  "Provision for income taxes", "Net income"]
+
+
+def test_offline_summaries_name_table_rows_and_headings_within_their_bound(tmp_path: Path) -> None:
+    from treebuild.summarize.extractive import SUMMARY_CHARS, label_lines
+
+    pdf = pymupdf.open()
+    page = pdf.new_page()
+    prose = ("Our platform serves creative professionals and enterprises worldwide, and we sell it "
+             "through subscriptions.\nWe compete on breadth of features, integration and price.\n"
+             "Pricing and Packaging\nPlans are sold monthly or annually, with discounts for teams.")
+    page.insert_textbox(pymupdf.Rect(50, 50, 550, 400), "Overview\n" + prose, fontsize=10)
+    page = pdf.new_page()
+    lines = ["Consolidated Statements of Income", "(In millions, except per share data)", "Years Ended", "2025", "2024"]
+    for i, row in enumerate(STATEMENT_ROWS):  # a statement as PDF text comes out: label, then one figure a line
+        lines += [row, f"{1000 + 37 * i:,}", f"{900 + 29 * i:,}"]
+    page.insert_textbox(pymupdf.Rect(50, 40, 550, 800), "\n".join(lines), fontsize=7)
+    pdf.set_toc([[1, "Overview", 1], [1, "Consolidated Statements of Income", 2]])
+    path = tmp_path / "statement.pdf"
+    pdf.save(path)
+    tree = build(path)
+    statement = by_title(tree, "Consolidated Statements of Income")
+    assert statement.summary_origin == "extractive" and statement.summary
+    listed = statement.summary.split("Contains:")[1].split("Key terms:")[0]
+    assert all(row in listed for row in ("Gross profit", "Operating income", "Net income", "Total revenue"))
+    assert not any(ch.isdigit() for ch in listed)  # figures are not labels
+    assert len(statement.summary) <= SUMMARY_CHARS
+    # a heading inside prose is a label; a sentence is not
+    assert label_lines(prose) == ["Pricing and Packaging"]
+    assert label_lines("Outlook––We expect revenue to grow.\n2024 2023\n$ 1,234") == ["Outlook"]

@@ -12,10 +12,11 @@ servers (a provider that only serves local models, or ``openai/...`` with an ``a
 is not OpenAI's): vLLM, llama.cpp and Ollama all enforce schemas there. A server that refuses
 the schema anyway (HTTP 400) gets JSON-object requests from then on (see ``ModelClient``).
 
-String lengths (``maxLength``) are sent to self-hosted servers only (:func:`for_server`): their
-grammars enforce them, so a small model that rambles inside a string is made to close it
-instead of running out of tokens with the whole answer unparsable; hosted strict modes may
-reject the keyword, so it is dropped there (the prompt still asks for the length).
+String lengths (``minLength``, ``maxLength``) and list lengths (``maxItems``) are sent to self-hosted servers
+only (:func:`for_server`): their grammars enforce them, so a small model that rambles inside a
+string, or repeats ids in a list, is made to close it instead of running out of tokens with the
+whole answer unparsable; hosted strict modes may reject the keywords, so they are dropped there
+(the prompt still asks for the length).
 """
 
 from __future__ import annotations
@@ -30,28 +31,39 @@ SELF_HOSTED_PROVIDERS = frozenset({"hosted_vllm", "vllm", "ollama", "ollama_chat
 
 _OPENAI_COMPATIBLE = frozenset({"openai", "openai_like", "custom_openai", "text-completion-openai"})
 _OPENAI_HOSTS = ("api.openai.com",)
+_GRAMMAR_ONLY = frozenset({"minLength", "maxLength", "maxItems"})
+"""Keywords sent to self-hosted servers only (their grammars enforce them)."""
 
 
-def bounded_string(max_chars: int | None = None) -> dict[str, Any]:
-    """A string, at most ``max_chars`` long where the server enforces lengths (see :func:`for_server`)."""
-    return {"type": "string"} if max_chars is None else {"type": "string", "maxLength": max_chars}
+def bounded_string(max_chars: int | None = None, min_chars: int | None = None) -> dict[str, Any]:
+    """A string of ``min_chars`` to ``max_chars`` where the server enforces lengths (see :func:`for_server`)."""
+    schema: dict[str, Any] = {"type": "string"}
+    if min_chars is not None:
+        schema["minLength"] = min_chars
+    if max_chars is not None:
+        schema["maxLength"] = max_chars
+    return schema
 
 
 def required_strings(ids: list[str], max_chars: int | None = None) -> dict[str, Any]:
-    """An object whose keys are exactly ``ids``, each a string of at most ``max_chars`` (the summary answer)."""
+    """An object whose keys are exactly ``ids``, each a non-blank string of at most ``max_chars``
+    (the summary answer; a blank one would be missing, and asked again)."""
     return {
         "type": "object",
-        "properties": {i: bounded_string(max_chars) for i in ids},
+        "properties": {i: bounded_string(max_chars, 1) for i in ids},
         "required": list(ids),
         "additionalProperties": False,
     }
 
 
-def id_enum(ids: list[str]) -> dict[str, Any]:
-    """A list whose items can only be one of ``ids`` (an empty list when nothing was offered)."""
+def id_enum(ids: list[str], max_items: int | None = None) -> dict[str, Any]:
+    """A list of at most ``max_items`` items, each one of ``ids`` (an empty list when nothing was offered)."""
     if not ids:
         return {"type": "array", "items": {"type": "string"}, "maxItems": 0}
-    return {"type": "array", "items": {"type": "string", "enum": list(ids)}}
+    schema: dict[str, Any] = {"type": "array", "items": {"type": "string", "enum": list(ids)}}
+    if max_items is not None:
+        schema["maxItems"] = max_items
+    return schema
 
 
 def response_format(name: str, schema: dict[str, Any]) -> dict[str, Any]:
@@ -76,13 +88,13 @@ def self_hosted(litellm: Any, model: str, api_base: str | None) -> bool:
 
 
 def for_server(schema: dict[str, Any], self_hosted: bool) -> dict[str, Any]:
-    """``schema`` as sent: without ``maxLength`` unless the server is self-hosted."""
+    """``schema`` as sent: without the length keywords unless the server is self-hosted."""
     if self_hosted:
         return schema
 
     def strip(value: Any) -> Any:
         if isinstance(value, dict):
-            return {k: strip(v) for k, v in value.items() if k != "maxLength"}
+            return {k: strip(v) for k, v in value.items() if k not in _GRAMMAR_ONLY}
         if isinstance(value, list):
             return [strip(v) for v in value]
         return value

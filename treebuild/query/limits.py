@@ -10,7 +10,10 @@ from typing import Any
 from ..errors import TreebuildError
 from .spi import NavigatorUsage, Remaining
 
-__all__ = ["Limits", "Spend"]
+__all__ = ["Limits", "Spend", "MODEL_SINGLE_PASS_CHARS", "single_pass_chars"]
+
+MODEL_SINGLE_PASS_CHARS = 40_000
+"""An outline this size (~10k tokens) is judged by a model in one call; larger trees are walked as a beam."""
 
 
 _AT_LEAST_ONE = frozenset({"beam_width", "max_steps", "max_nodes", "max_visits", "max_depth", "max_documents",
@@ -23,7 +26,9 @@ class Limits:
     """Bounds of one query. ``None`` means unbounded."""
 
     # modes
-    single_pass_max_chars: int = 40_000  # an outline this size (~10k tokens) is judged in one call
+    # an outline this size is judged in one call; None: the navigator's own ``single_pass_chars``
+    # (MODEL_SINGLE_PASS_CHARS for a model; any size for a navigator that is not a language model)
+    single_pass_max_chars: int | None = None
     beam_width: int = 4  # nodes expanded or read per beam step
     max_steps: int = 4  # beam levels; nodes still marked for expansion at the last one are read whole
     max_nodes: int = 5  # nodes returned per document
@@ -91,6 +96,7 @@ class Spend:
     max_seconds: float | None
     usage: NavigatorUsage = dataclasses.field(default_factory=NavigatorUsage)
     started: float = dataclasses.field(default_factory=time.monotonic)
+    in_flight: int = 0  # model steps asked and not yet answered: each holds one call of the budget
 
     @classmethod
     def document(cls, limits: Limits) -> Spend:
@@ -110,7 +116,7 @@ class Spend:
     def exhausted(self) -> str | None:
         """Which limit is spent, if one is (seconds are reported as timeouts, not here)."""
         u = self.usage
-        if self.max_calls is not None and u.calls >= self.max_calls:
+        if self.max_calls is not None and u.calls + self.in_flight >= self.max_calls:
             return f"max_calls={self.max_calls} spent"
         if self.max_input_tokens is not None and u.input_tokens >= self.max_input_tokens:
             return f"max_input_tokens={self.max_input_tokens} spent"
@@ -122,8 +128,9 @@ class Spend:
 def remaining(doc: Spend, query: Spend, *, visits: int, nodes: int, pages: int | None) -> Remaining:
     """The tighter of a document's and the query's remaining budget."""
     def left(attr: str, used: str) -> Any:
-        a = _left(getattr(doc, attr), getattr(doc.usage, used))
-        b = _left(getattr(query, attr), getattr(query.usage, used))
+        held = (lambda s: s.in_flight) if used == "calls" else (lambda s: 0)
+        a = _left(getattr(doc, attr), getattr(doc.usage, used) + held(doc))
+        b = _left(getattr(query, attr), getattr(query.usage, used) + held(query))
         value = _min(a, b)
         return None if value is None else max(0, value)
 
@@ -132,3 +139,12 @@ def remaining(doc: Spend, query: Spend, *, visits: int, nodes: int, pages: int |
                      output_tokens=left("max_output_tokens", "output_tokens"),
                      seconds=None if seconds is None else max(0.0, seconds), visits=max(0, visits),
                      nodes=max(0, nodes), pages=pages)
+
+
+def single_pass_chars(limits: Limits, navigator: object) -> int | None:
+    """The largest outline judged in one pass: the query's limit, else the navigator's own
+    ``single_pass_chars`` attribute (``None``: any size), else :data:`MODEL_SINGLE_PASS_CHARS`."""
+    if limits.single_pass_max_chars is not None:
+        return limits.single_pass_max_chars
+    own = getattr(navigator, "single_pass_chars", MODEL_SINGLE_PASS_CHARS)
+    return own if own is None or isinstance(own, int) else MODEL_SINGLE_PASS_CHARS

@@ -41,7 +41,7 @@ __all__ = [
     "answer_tokens",
 ]
 
-PROMPT_VERSION = "nav-1"
+PROMPT_VERSION = "nav-2"
 
 SUMMARY_CHARS = 600
 """A summary is shown up to this many characters (a 50-word summary is about 350)."""
@@ -201,20 +201,22 @@ def _object(properties: dict[str, Any]) -> dict[str, Any]:
     return {"type": "object", "properties": properties, "required": list(properties), "additionalProperties": False}
 
 
-def single_pass_schema(ids: list[str]) -> dict[str, Any]:
-    """Ids to read, only from ``ids``; then the reasoning (ids first: a cut-off answer keeps them)."""
-    return _object({"read": id_enum(ids), "reasoning": bounded_string(REASONING_CHARS)})
+def single_pass_schema(ids: list[str], max_choices: int) -> dict[str, Any]:
+    """At most ``max_choices`` ids to read, only from ``ids``; then the reasoning (ids first: an
+    answer cut off by its token limit still names them)."""
+    return _object({"read": id_enum(ids, max_choices), "reasoning": bounded_string(REASONING_CHARS)})
 
 
-def beam_schema(ids: list[str]) -> dict[str, Any]:
-    return _object({"read": id_enum(ids), "expand": id_enum(ids), "stop": {"type": "boolean"},
-                    "reasoning": bounded_string(REASONING_CHARS)})
+def beam_schema(ids: list[str], max_choices: int) -> dict[str, Any]:
+    return _object({"read": id_enum(ids, max_choices), "expand": id_enum(ids, max_choices),
+                    "stop": {"type": "boolean"}, "reasoning": bounded_string(REASONING_CHARS)})
 
 
-def selection_schema(doc_ids: list[str]) -> dict[str, Any]:
-    return _object({"documents": id_enum(doc_ids), "reasoning": bounded_string(REASONING_CHARS)})
+def selection_schema(doc_ids: list[str], max_documents: int) -> dict[str, Any]:
+    return _object({"documents": id_enum(doc_ids, max_documents), "reasoning": bounded_string(REASONING_CHARS)})
 
 
 def answer_tokens(max_choices: int) -> int:
-    """Completion tokens to allow: the ids (about 8 tokens each), the reasoning, JSON."""
-    return 40 + 8 * max_choices + 2 * REASONING_WORDS
+    """Completion tokens to allow: two lists of ids (about 8 tokens each), the longest reasoning
+    (about 3 characters a token), JSON."""
+    return 40 + 16 * max_choices + REASONING_CHARS // 3

@@ -18,7 +18,7 @@ from ..errors import TreebuildError
 from ..settings import ModelConfig
 from ..store import Store
 from .access import AccessFilter, TreeReader
-from .limits import Limits, Spend, remaining
+from .limits import Limits, Spend, remaining, single_pass_chars
 from .outline import TreeView, cut_text
 from .results import DocumentNavigation, Passage, PathStop, QueryResult, SelectionRecord, Step
 from .spi import (
@@ -178,12 +178,20 @@ class _Walk:
         record = Step(step=len(self.record.steps) + 1, shown=[c.node_id for c in request.candidates])
         self.record.steps.append(record)
         started = time.monotonic()
+        # a model step holds one call of the document's and the query's budget while it runs, so
+        # documents navigated concurrently cannot all spend the query's last call
+        held = 1 if self.q.navigator.is_language_model else 0
+        self.spend.in_flight += held
+        self.q.spend.in_flight += held
         try:
             decision = await _ask(lambda: self.q.navigator.decide(request), self.q.cancel, self.seconds_left())
         except _Outcome as out:
             record.outcome = f"{out.reason.value}: {out.detail}"
             record.seconds = time.monotonic() - started
             raise
+        finally:
+            self.spend.in_flight -= held
+            self.q.spend.in_flight -= held
         record.seconds = time.monotonic() - started
         record.reasoning = (decision.reasoning or "")[: self.q.limits.max_reasoning_chars]
         record.stop = decision.stop
@@ -223,6 +231,12 @@ class _Walk:
     # ------------------------------------------------------------------ modes
     async def single_pass(self, offered: list[str]) -> None:
         lim = self.q.limits
+        if self.q.cancel.cancelled:
+            self.stop(None, StopReason.CANCELLED, self.q.cancel.reason)
+            return
+        if (why := self.exhausted()) is not None:
+            self.stop(None, StopReason.BUDGET_EXHAUSTED, why)
+            return
         request = self.request("single_pass", 1, [], offered, lim.max_nodes)
         try:
             decision, record = await self.step(request)
@@ -319,7 +333,7 @@ async def _navigate_document(q: _Query, candidate: DocumentCandidate, seeds: Seq
     record.outline_chars = view.outline_chars() if not seeds else chars
     if seeds and not single_ids:
         walk.stop(None, StopReason.UNKNOWN_NODE, "no seed of this document is in its tree")
-    elif record.outline_chars <= lim.single_pass_max_chars:
+    elif (cap := single_pass_chars(lim, q.navigator)) is None or record.outline_chars <= cap:
         record.mode = "single_pass"
         await walk.single_pass(single_ids)
     else:

@@ -10,9 +10,11 @@ These are also the fallback whenever a model request fails or the budget is spen
 
 from __future__ import annotations
 
+import heapq
 import math
 import re
 from collections import Counter
+from functools import lru_cache
 from pathlib import Path
 
 from ..model import Node, SourceDoc, Tree
@@ -41,6 +43,42 @@ section sections page pages chapter part table contents item items note notes fi
 
 LEAD_WORDS = 40
 """Words of lead text in an extractive summary (a parent uses fewer and names its subsections)."""
+
+
+SUMMARY_CHARS = 800
+"""Target size of an extractive summary: lead, subsections, headings and row labels, key terms. A
+navigator (BM25 or a model) only finds a section by words its summary holds; 800 characters (~200
+tokens) name a statement's line items or a page window's headings, while a 150-node filing's
+outline stays ~100k characters (~25k tokens), within one model call's input budget."""
+
+KEY_TERMS = 10
+"""Distinctive terms named for a leaf (a parent names its subsections and fewer terms)."""
+
+KEY_TERMS_PARENT = 6
+
+
+TABLE_LEAD_SHARE = 0.3
+"""A lead whose words are more than this share figures opens a table: it is cut short."""
+
+TABLE_LEAD_WORDS = 12
+
+LABEL_CHARS = 80
+"""Longer lines are prose, not headings or row labels."""
+
+LABEL_WORDS = 10
+
+LABEL_LETTERS = 0.7
+"""Share of a label's non-space characters that are letters (``2022 2021`` and ``$ 1,234`` are not)."""
+
+MIN_LABEL_ROOM = 40
+"""Characters left for labels below which none are listed."""
+
+_WINDOW_SUFFIX = re.compile(r"\s*\((?:pages?|part)\s[^)]*\)$")
+_RUN_IN = re.compile(r"^([A-Z][^–—.;:]{2,78}?)\s*(?:––|—|--)\s*\S")
+
+
+KEY_CACHE = 1 << 16
+"""Word forms whose term key is remembered (a filing has ~10-20k distinct forms)."""
 
 
 FURNITURE_SHARE = 0.25
@@ -140,6 +178,7 @@ def tokenize(text: str) -> list[str]:
     return [w for w in _WORD.findall(text) if len(w) >= 3]
 
 
+@lru_cache(maxsize=KEY_CACHE)
 def _key(word: str) -> str:
     """Case-folded, with a plain plural ``s`` dropped so ``employee`` and ``employees`` count as one term."""
     key = word.casefold().strip("'’-")
@@ -174,8 +213,10 @@ def strip_heading(text: str, title: str) -> str:
     return "\n".join(lines[i:])
 
 
-def lead_sentences(text: str, max_words: int = LEAD_WORDS) -> str:
-    """Whole sentences from the start of ``text`` up to ``max_words`` (at least one, cut if longer)."""
+def lead_sentences(text: str, max_words: int = LEAD_WORDS, fill: bool = False) -> str:
+    """Whole sentences from the start of ``text`` up to ``max_words`` (at least one, cut if longer);
+    with ``fill``, a sentence too long for the words left is cut rather than dropped when fewer
+    than half of ``max_words`` are used (``ITEM 2.`` alone says nothing)."""
     flat = normalize(text[: max_words * 40])  # enough characters for max_words words
     if not flat:
         return ""
@@ -185,7 +226,7 @@ def lead_sentences(text: str, max_words: int = LEAD_WORDS) -> str:
         words = sentence.split()
         if not words:
             continue
-        if count and count + len(words) > max_words:
+        if count and count + len(words) > max_words and not (fill and count < max_words // 2):
             break
         if len(words) > max_words - count:
             out.append(" ".join(words[: max_words - count]).rstrip(",;:") + " …")
@@ -256,7 +297,7 @@ class Extractive:
         skip = {_key(w) for w in tokenize(exclude)}
         scored = [((1.0 + math.log(c)) * (self._idf.get(t, 1.0) if weighted else 1.0), t)
                   for t, c in counts.items() if t not in skip and (weighted or c > 1)]
-        best = sorted(scored, key=lambda st: (-st[0], st[1]))[:k]
+        best = heapq.nsmallest(k, scored, key=lambda st: (-st[0], st[1]))  # sorted(...)[:k], without sorting all
         forms = surface if surface is not None else self._surface
         return [forms[t].most_common(1)[0][0] if t in forms else t for _, t in best]
 
@@ -264,19 +305,67 @@ class Extractive:
         return lead_sentences(strip_heading(self.own_texts[node.node_id], node.title), max_words)
 
     def summary(self, node: Node) -> str:
-        """Lead sentences, subsections (for a parent) and distinctive terms; one short paragraph."""
+        """Lead sentences, subsections (for a parent), the node's own headings and table row labels,
+        and distinctive terms; one paragraph of at most about ``SUMMARY_CHARS`` characters."""
         parts: list[str] = []
-        lead = self.lead(node, LEAD_WORDS if node.is_leaf else LEAD_WORDS // 2)
+        lead = self._navigation_lead(node)
         if lead:
             parts.append(lead)
         if node.children:
             titles = [_short(c.title) for c in node.children[:6]]
             more = f" and {len(node.children) - 6} more" if len(node.children) > 6 else ""
             parts.append(f"Subsections: {'; '.join(titles)}{more}.")
-        terms = self.terms(node, exclude=node.title)
-        if terms:
-            parts.append(f"Key terms: {', '.join(terms)}.")
+        terms = self.terms(node, KEY_TERMS if node.is_leaf else KEY_TERMS_PARENT, exclude=node.title)
+        tail = f"Key terms: {', '.join(terms)}." if terms else ""
+        room = SUMMARY_CHARS - sum(len(p) + 1 for p in parts) - len(tail) - len("Contains: .")
+        labels = self.labels(node, room)
+        if labels:
+            parts.append(f"Contains: {'; '.join(labels)}.")
+        if tail:
+            parts.append(tail)
         return " ".join(parts)
+
+    def _navigation_lead(self, node: Node) -> str:
+        """The lead, its heading found also under a page window's title (``X (pages 3-9)``); short
+        when the text opens with figures (a table's lead is column headings and numbers)."""
+        title = _WINDOW_SUFFIX.sub("", node.title)
+        text = strip_heading(self.own_texts[node.node_id], title)
+        words = LEAD_WORDS if node.is_leaf else LEAD_WORDS // 2
+        head = normalize(text[: words * 40]).split()[:words]
+        figures = sum(1 for w in head if not any(ch.isalpha() for ch in w))
+        if head and figures > TABLE_LEAD_SHARE * len(head):
+            words = TABLE_LEAD_WORDS
+        return lead_sentences(text, words, fill=True)
+
+    def labels(self, node: Node, room: int) -> list[str]:
+        """Headings and table row labels of the node's own text that fit ``room`` characters, in
+        document order, the title's words and repeats left out. When not all fit, they are taken
+        evenly across the node (a page window's headings from every page, a statement's line items
+        from top to bottom) rather than by rarity: ``Total revenue`` is common and still the row asked for."""
+        if room < MIN_LABEL_ROOM:
+            return []
+        title_keys = {_key(w) for w in tokenize(_WINDOW_SUFFIX.sub("", node.title))}
+        seen: set[str] = set()
+        found: list[str] = []
+        for label in dict.fromkeys(label_lines(self.own_texts[node.node_id])):  # a repeated line once
+            keys = [k for w in tokenize(label) if (k := _key(w)) not in STOPWORDS]
+            key = " ".join(keys)
+            if not keys or key in seen or set(keys) <= title_keys:
+                continue  # says nothing, repeats a label, or repeats the title
+            seen.add(key)
+            found.append(label)
+        total = sum(len(label) + 2 for label in found)
+        if total <= room:
+            return found
+        fit = max(1, room * len(found) // total)  # about this many labels of average length fit
+        order = [round(i * len(found) / fit) for i in range(fit)]
+        order += [i for i in range(len(found)) if i not in set(order)]
+        chosen: list[int] = []
+        for i in order:
+            if len(found[i]) + 2 <= room:
+                chosen.append(i)
+                room -= len(found[i]) + 2
+        return [found[i] for i in sorted(chosen)]
 
     def description(self) -> str:
         """One line: the document's title, its opening sentence and its top-level sections."""
@@ -293,6 +382,32 @@ class Extractive:
             more = f" and {len(tops) - 8} more" if len(tops) > 8 else ""
             parts.append(f"Sections: {'; '.join(titles)}{more}.")
         return " ".join(parts)
+
+
+def label_lines(text: str) -> list[str]:
+    """Lines that name something rather than say it: headings, run-in headings (``Outlook––We
+    expect ...``) and table row labels (``Total revenue``, ``Operating income``). A label is short,
+    starts with a capital, is mostly letters and does not end like prose (``.``, ``,``, ``;``)."""
+    out: list[str] = []
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or not line[0].isupper():
+            continue
+        run_in = _RUN_IN.match(line) if "–" in line or "—" in line or "--" in line else None
+        if run_in is not None:
+            line = run_in.group(1)
+        elif len(line) > LABEL_CHARS:
+            continue
+        line = " ".join(line.split()).strip(" :–—-")
+        if not 3 <= len(line) <= LABEL_CHARS or not line[0].isupper() or line[-1] in ".,;":
+            continue
+        if len(line.split()) > LABEL_WORDS:
+            continue
+        dense = line.replace(" ", "")
+        if sum(map(str.isalpha, dense)) < LABEL_LETTERS * len(dense):
+            continue
+        out.append(line)
+    return out
 
 
 def _short(title: str, words: int = 8) -> str:

@@ -1,10 +1,10 @@
 """``lexical``: the offline default navigator. NOT a language model.
 
-It scores what any navigator may see (a node's title, its ancestors' titles and its summary; a
-document's title, description and tags) with BM25 (``bm25s``, English stemming and stop words)
-and answers each step deterministically: in one pass it takes the best nodes that fit the page
-budget; in a beam step it reads the best leaves and opens the best sections. Same budgets, same
-audit, no network, no tokens.
+It scores what any navigator may see (a node's title and its summary; a document's title,
+description and tags) with BM25 (``bm25s``, English stemming and stop words)
+and answers each step deterministically: in one pass (any outline size unless the query sets
+``single_pass_max_chars``) it takes the best nodes until the page budget is spent; in a beam step
+it reads the best leaves and opens the best sections. Same budgets, same audit, no network, no tokens.
 """
 
 from __future__ import annotations
@@ -86,8 +86,11 @@ def score_texts(question: str, texts: Sequence[str], *, ignore: str = "") -> lis
 
 
 def node_text(c: Candidate) -> str:
-    """What the navigator reads of a node: title (weighted), ancestor titles, summary."""
-    return " ".join([*([c.title] * TITLE_WEIGHT), *c.ancestors, c.summary or ""])
+    """What the navigator scores of a node: title (weighted) and summary. Ancestor titles are left
+    out: each ancestor is scored as a candidate of its own, and copying its words into every
+    descendant lifts a whole subtree alike (all of ``Item 8. Financial Statements`` for any question
+    naming a statement) while telling its sections apart no better (measured: bench/README.md)."""
+    return " ".join([*([c.title] * TITLE_WEIGHT), c.summary or ""])
 
 
 def document_text(c: DocumentCandidate) -> str:
@@ -105,7 +108,8 @@ def rank_documents(question: str, candidates: Sequence[DocumentCandidate]) -> li
 
 def _reasons(scored: Sequence[tuple[float, Candidate]]) -> str:
     listed = "; ".join(f"{c.node_id} {c.title[:60]!r} {s:.2f}" for s, c in scored[:MAX_REASONS])
-    return f"lexical (not a language model): BM25 over titles, ancestor titles and summaries; best: {listed}"
+    found = f"best: {listed}" if listed else "no offered node matched"
+    return f"lexical (not a language model): BM25 over titles and summaries; {found}"
 
 
 class LexicalNavigator:
@@ -113,6 +117,9 @@ class LexicalNavigator:
 
     name = NAME
     is_language_model = False
+    single_pass_chars: int | None = None
+    """Any outline is scored in one pass: the runtime's outline limit bounds a model's context, and
+    BM25 over a 250-node outline takes milliseconds; a beam would only hide deep sections from it."""
 
     async def decide(self, request: StepRequest) -> Decision:
         request.cancel.raise_if_cancelled()
@@ -143,8 +150,10 @@ class LexicalNavigator:
 
     @staticmethod
     def _fit(scored: Sequence[tuple[float, Candidate]], request: StepRequest) -> list[str]:
-        """The best nodes, skipping ones whose text another choice already covers and ones that
-        do not fit the pages left, up to ``max_choices``."""
+        """The best nodes in score order, skipping ones whose text another choice already covers,
+        until ``max_choices`` nodes or the pages left are taken. A node longer than the pages left
+        is still taken, last: its passage is cut to them (a section's first pages hold its heading
+        and lead), so a better section is never passed over for a worse one that happens to fit."""
         parents = {c.node_id: c.parent_id for c in request.candidates}
 
         def lineage(node_id: str) -> set[str]:
@@ -161,9 +170,9 @@ class LexicalNavigator:
         for _, c in small or scored:
             if len(chosen) >= min(request.max_choices, request.remaining.nodes):
                 break
+            if pages_left is not None and pages_left <= 0:
+                break
             if any(a in chosen for a in lineage(c.node_id)) or any(c.node_id in lineage(x) for x in chosen):
-                continue
-            if pages_left is not None and c.pages > pages_left:
                 continue
             chosen.append(c.node_id)
             if pages_left is not None:

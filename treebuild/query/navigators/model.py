@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from ...errors import TreebuildError
 from ...llm.budget import Budget
@@ -56,10 +56,23 @@ def _id_list(value: Any) -> list[str]:
     return out
 
 
+def _needs(value: Any, keys: tuple[str, ...]) -> Any:
+    """An answer must carry at least one of ``keys``: ``{"answer": "0003"}`` is not an empty choice
+    but an answer in another shape, refused as malformed (and asked again), never read as "nothing"."""
+    if isinstance(value, dict) and not any(k in value for k in keys):
+        raise ValueError(f"none of {', '.join(keys)} in the answer (keys: {', '.join(map(str, value)) or 'none'})")
+    return value
+
+
 class NavigationAnswer(BaseModel):
     """A step's answer: ids to read, ids to expand, stop, and why."""
 
     model_config = ConfigDict(extra="ignore")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _shape(cls, value: Any) -> Any:
+        return _needs(value, ("read", "expand", "stop"))
 
     read: list[str] = Field(default_factory=list)
     expand: list[str] = Field(default_factory=list)
@@ -81,6 +94,11 @@ class SelectionAnswer(BaseModel):
     """Document selection's answer."""
 
     model_config = ConfigDict(extra="ignore")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _shape(cls, value: Any) -> Any:
+        return _needs(value, ("documents",))
 
     documents: list[str] = Field(default_factory=list)
     reasoning: str = ""
@@ -117,10 +135,10 @@ class ModelNavigator:
         ids = [c.node_id for c in request.candidates]
         if request.mode == "single_pass":
             messages = prompts.single_pass_messages(request)
-            schema = prompts.single_pass_schema(ids)
+            schema = prompts.single_pass_schema(ids, request.max_choices)
         else:
             messages = prompts.beam_messages(request)
-            schema = prompts.beam_schema(ids)
+            schema = prompts.beam_schema(ids, request.max_choices)
         usage = Usage()
         try:
             answer = await self._ask(messages, NavigationAnswer, schema, "navigation",
@@ -138,7 +156,7 @@ class ModelNavigator:
         request.cancel.raise_if_cancelled()
         documents = list(request.candidates)
         messages = prompts.selection_messages(request.question, documents, request.max_documents)
-        schema = prompts.selection_schema([d.doc_id for d in documents])
+        schema = prompts.selection_schema([d.doc_id for d in documents], request.max_documents)
         usage = Usage()
         try:
             answer = await self._ask(messages, SelectionAnswer, schema, "documents",
