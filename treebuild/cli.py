@@ -579,6 +579,5 @@ def main() -> None:
         err.print(f"unexpected error: {type(exc).__name__}: {exc} (at {Path(last.filename).name}:{last.lineno}; "
                   "set TREEBUILD_DEBUG=1 for the traceback and please report it)", markup=False, highlight=False)
         sys.exit(2)
-from . import cli_store  # noqa: E402,F401  (registers commands)
-from . import cli_query  # noqa: E402,F401  (registers commands)
-from . import cli_flows  # noqa: E402,F401  (registers commands)
+# command modules register themselves on `app`
+from . import cli_agents, cli_flows, cli_query, cli_store  # noqa: E402,F401,I001
