@@ -31,7 +31,8 @@ __all__ = [
     "__version__", "build", "build_doc", "read", "ingest", "ingest_many", "IngestResult", "Store", "DocVersion",
     "CommitResult", "to_pageindex", "outline_lines", "BuildSettings", "ModelConfig", "Limits", "OFFLINE_MODEL",
     "Tree", "Node", "Mark", "Pos", "Unit", "SourceDoc", "OutlineEntry", "Line", "Usage", "TreebuildError",
-    "ReadError", "UnsupportedFormat", "StoreError", "NotFound", "Format", "UnitKind", "IngestStatus", "navigate", "QueryResult",
+    "ReadError", "UnsupportedFormat", "StoreError", "NotFound", "Format", "UnitKind", "IngestStatus",
+    "navigate", "QueryResult",
 ]
 
 

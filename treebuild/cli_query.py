@@ -9,9 +9,9 @@ from typing import Annotated, Any
 import typer
 
 from .cli import ApiBaseOpt, ApiKeyOpt, ModelOpt, StoreOpt, _fail, _model_config, app, err, out
-from .errors import NotFound, TreebuildError
+from .errors import TreebuildError
 
-__all__ = ["query", "text"]
+__all__ = ["query"]
 
 FIRST_LINES = 3
 """Lines of each passage shown by the plain output (``--json`` prints the whole text)."""
@@ -92,25 +92,3 @@ def query(
         sys.stdout.write(json.dumps(result.to_dict(), indent=2, ensure_ascii=False, default=str) + "\n")
     else:
         _print_plain(result)
-
-
-@app.command()
-def text(
-    doc_id: Annotated[str, typer.Argument(help="Document id.")],
-    node_id: Annotated[str, typer.Argument(help="Node id (see `treebuild show DOC_ID`).")],
-    version: Annotated[int | None, typer.Option("--version", min=1, help="Version (default: latest).")] = None,
-    store: StoreOpt = None,
-) -> None:
-    """Print the exact text of one section (children included), as stored."""
-    from .store import Store
-
-    try:
-        tree = Store(store, create=False).tree(doc_id, version)
-        try:
-            node = tree.node(node_id)
-        except KeyError:
-            raise NotFound(f"no node {node_id!r} in {doc_id!r} version {tree.version}",
-                           hint=f"list node ids with `treebuild show {doc_id}`") from None
-    except TreebuildError as exc:
-        _fail(exc)
-    sys.stdout.write(node.text() + "\n")

@@ -16,8 +16,8 @@ from ..model import Usage
 from ..settings import ModelConfig
 from .budget import Budget
 from .failures import ModelError, classify
-from .schema import for_server, schema_supported, self_hosted
 from .gate import request_gate
+from .schema import for_server, schema_supported, self_hosted
 from .structured import parse_json
 from .tokens import count_tokens
 from .transport import ChatRequest, ChatResponse, LiteLLMTransport, Transport, import_litellm

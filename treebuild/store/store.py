@@ -256,26 +256,14 @@ class Store:
     def tree_rows(self, doc_id: str | None = None, columns: list[str] | None = None) -> list[dict[str, Any]]:
         """The latest tree row of every document (or of ``doc_id`` only), by doc_id; reads tree rows only.
 
-        ``columns`` (which must include ``doc_id`` and ``version``) limits what is read; the files of
-        many documents are then read in one DuckDB scan instead of one Parquet read each.
+        ``columns`` (which must include ``doc_id`` and ``version``) limits what is read.
         """
-        files = self._tree_files(doc_id)
-        if columns is not None and len(files) > 1:
-            con = duckdb.connect()
-            try:
-                table = con.sql(f"SELECT {', '.join(columns)} FROM read_parquet($files, union_by_name = true)",
-                                params={"files": [str(f) for f in files]}).to_arrow_table()
-            finally:
-                con.close()
+        cols = ", ".join(columns) if columns is not None else "*"
+        if doc_id is None:
+            rows = self._rows(f"SELECT {cols} FROM latest_trees ORDER BY doc_id")
         else:
-            table = self._tree_table(doc_id)
-            if columns is not None:
-                table = table.select(columns)
-        latest: dict[str, dict[str, Any]] = {}
-        for r in table.to_pylist():
-            if r["doc_id"] not in latest or r["version"] > latest[r["doc_id"]]["version"]:
-                latest[r["doc_id"]] = r
-        return [latest[k] for k in sorted(latest)]
+            rows = self._rows(f"SELECT {cols} FROM latest_trees WHERE doc_id = ?", [doc_id])
+        return rows.to_pylist()
 
     def tree(self, doc_id: str, version: int | None = None) -> Tree:
         """Load a stored tree (latest version unless ``version`` is given)."""
