@@ -63,8 +63,9 @@ def backfill(
     model: ModelOpt = None,
     api_base: ApiBaseOpt = None,
     api_key: ApiKeyOpt = None,
-    ignore_outline: Annotated[bool, typer.Option("--ignore-outline")] = False,
-    no_subdivide: Annotated[bool, typer.Option("--no-subdivide")] = False,
+    ignore_outline: Annotated[bool, typer.Option("--ignore-outline", help="Build as if PDFs had no bookmarks.")]
+    = False,
+    no_subdivide: Annotated[bool, typer.Option("--no-subdivide", help="Keep large leaves whole.")] = False,
     dask: Annotated[bool, typer.Option("--dask", help="Run on Dask (needs the dask extra): a local cluster, "
                                                       "or the scheduler at --dask-address.")] = False,
     dask_address: Annotated[str | None, typer.Option("--dask-address", help="tcp://host:8786 of a running "

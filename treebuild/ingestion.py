@@ -134,10 +134,10 @@ def _check_identity(st: Store, did: str, p: Path) -> None:
     versions = st.versions(did)
     if not versions:
         return
+    sources = st.sql("SELECT DISTINCT source_uri FROM trees WHERE doc_id = ?", [did]).column("source_uri").to_pylist()
+    if p.resolve().as_uri() in sources:
+        return  # a version of this document already came from this path
     stored = Path(st.tree(did, versions[-1].version).doc.path)
-    here = p.resolve()
-    if stored == here:
-        return
     raise IdentityConflict(
         f"doc_id {did!r} already holds {stored} (v{versions[-1].version}); this is a different file "
         "with the same name", path=str(p),
