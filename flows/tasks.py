@@ -15,7 +15,6 @@
 
 from __future__ import annotations
 
-import functools
 import hashlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -149,7 +148,7 @@ def ingest_document(location: str, store: str, settings: dict[str, Any] | None =
         with fetch(location) as local:
             if is_url(location):
                 tags.setdefault("source_url", location)
-            res = ingest(local, _open_store(store), doc_id=doc_id_for(local.name), meta=tags, settings=build,
+            res = ingest(local, _worker_store(store), doc_id=doc_id_for(local.name), meta=tags, settings=build,
                          model_config=config)
     except Exception as exc:
         failure = _detached(exc, location)
@@ -161,11 +160,35 @@ def ingest_document(location: str, store: str, settings: dict[str, Any] | None =
     return out
 
 
-@functools.lru_cache(maxsize=STORES_PER_WORKER)
-def _open_store(path: str) -> Store:
+_STORES: dict[str, tuple[Store, int | str | None]] = {}  # per worker process: path -> (store, catalog identity)
+
+
+def _catalog_identity(st: Store) -> int | str | None:
+    """The catalog file's inode (a shared database catalog is always the same one); None: gone."""
+    if st.location.shared_catalog:
+        return "shared"
+    catalog = Path(st.location.catalog)
+    return catalog.stat().st_ino if catalog.exists() else None
+
+
+def _worker_store(path: str) -> Store:
     """One :class:`Store` per store and worker process: opening one checks its layout and catalog
-    (about 0.1 s), which plain ``ingest`` of a folder pays once, not once per document."""
-    return Store(path)
+    (about 0.1 s), which plain ``ingest`` of a folder pays once, not once per document. A store
+    whose catalog file was removed or replaced since (deleted and created again at the same path)
+    is opened anew, never written through a connection to the old one."""
+    cached = _STORES.get(path)
+    if cached is not None:
+        if cached[1] is not None and _catalog_identity(cached[0]) == cached[1]:
+            return cached[0]
+        del _STORES[path]
+        cached[0].close()
+    if len(_STORES) >= STORES_PER_WORKER:
+        for old, _ in _STORES.values():
+            old.close()
+        _STORES.clear()
+    st = Store(path)
+    _STORES[path] = (st, _catalog_identity(st))
+    return st
 
 
 def _detached(exc: Exception, location: str) -> Exception:

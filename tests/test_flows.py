@@ -133,6 +133,16 @@ def _task_states(flow_run_id: Any) -> list[str]:
     return [r.state.name for r in runs if r.state is not None]
 
 
+def _committed(store: Path) -> set[str]:
+    """Documents with a committed version, read through the store's catalog (in another process)."""
+    if not (store / "catalog.sqlite").exists():
+        return set()
+    probe = ("import sys; from treebuild import Store; "
+             "print(*(d.doc_id for d in Store(sys.argv[1], create=False).documents()))")
+    out = subprocess.run([sys.executable, "-c", probe, str(store)], capture_output=True, text=True, timeout=60)
+    return set(out.stdout.split()) if out.returncode == 0 else set()
+
+
 def test_backfill_killed_mid_run_resumes_without_duplicates(prefect_api: str, tmp_path: Path) -> None:
     """SIGKILL the CLI after the first commit; running it again finishes the rest, one version each."""
     names = _corpus(tmp_path / "docs", good=6, broken=False, pages=80)
@@ -141,15 +151,14 @@ def test_backfill_killed_mid_run_resumes_without_duplicates(prefect_api: str, tm
            "--workers", "1"]
     proc = subprocess.Popen(cmd, env=_env(prefect_api), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             start_new_session=True)
-    trees = store / "trees"
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and proc.poll() is None:
-        if trees.is_dir() and any(trees.glob("*/v*.parquet")):
+        if _committed(store):
             break
-        time.sleep(0.05)
+        time.sleep(0.2)
     os.killpg(proc.pid, signal.SIGKILL)
     proc.communicate()
-    committed = {p.parent.name for p in trees.glob("*/v*.parquet")}
+    committed = _committed(store)
     assert 1 <= len(committed) < len(names), "the kill must land mid-run"
 
     done = subprocess.run(cmd, env=_env(prefect_api), capture_output=True, text=True, timeout=300)

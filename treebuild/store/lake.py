@@ -188,21 +188,32 @@ def open_lake(loc: Location, *, read_only: bool) -> duckdb.DuckDBPyConnection:
     return con
 
 
-_OPEN: OrderedDict[tuple[str, str, bool], duckdb.DuckDBPyConnection] = OrderedDict()
+_OPEN: OrderedDict[tuple[str, str, bool, int | None], duckdb.DuckDBPyConnection] = OrderedDict()
 _OPEN_LOCK = threading.Lock()
 OPEN_CACHE = 4  # stores kept attached per process: `ingest(path, "store")` in a loop opens the store once
+
+
+def _catalog_identity(loc: Location) -> int | None:
+    """A local catalog file's inode: a store deleted and created again at the same path is another
+    store, never read through a connection to the old file. None for a database catalog."""
+    if loc.shared_catalog:
+        return None
+    try:
+        return Path(loc.catalog).stat().st_ino
+    except OSError:
+        return None
 
 
 def shared_lake(loc: Location, *, read_only: bool) -> duckdb.DuckDBPyConnection:
     """``open_lake``, reusing this process's connection to the same store (loading the extensions and
     attaching costs ~0.5-1 s; each new transaction still reads the catalog's latest snapshot)."""
-    key = (loc.catalog, loc.data, read_only)
     with _OPEN_LOCK:
-        con = _OPEN.get(key)
+        con = _OPEN.get(key := (loc.catalog, loc.data, read_only, _catalog_identity(loc)))
         if con is not None:
             _OPEN.move_to_end(key)
             return con
     con = open_lake(loc, read_only=read_only)
+    key = (loc.catalog, loc.data, read_only, _catalog_identity(loc))
     with _OPEN_LOCK:
         _OPEN[key] = con
         while len(_OPEN) > OPEN_CACHE:
