@@ -64,10 +64,21 @@ def _needs(value: Any, keys: tuple[str, ...]) -> Any:
     return value
 
 
-class NavigationAnswer(BaseModel):
-    """A step's answer: ids to read, ids to expand, stop, and why."""
+class _Answer(BaseModel):
+    """What every navigator answer shares: unknown keys ignored, ``reasoning`` as text."""
 
     model_config = ConfigDict(extra="ignore")
+
+    reasoning: str = ""
+
+    @field_validator("reasoning", mode="before")
+    @classmethod
+    def _text(cls, value: Any) -> str:
+        return "" if value is None else str(value)
+
+
+class NavigationAnswer(_Answer):
+    """A step's answer: ids to read, ids to expand, stop, and why."""
 
     @model_validator(mode="before")
     @classmethod
@@ -77,23 +88,15 @@ class NavigationAnswer(BaseModel):
     read: list[str] = Field(default_factory=list)
     expand: list[str] = Field(default_factory=list)
     stop: bool = False
-    reasoning: str = ""
 
     @field_validator("read", "expand", mode="before")
     @classmethod
     def _ids(cls, value: Any) -> list[str]:
         return _id_list(value)
 
-    @field_validator("reasoning", mode="before")
-    @classmethod
-    def _text(cls, value: Any) -> str:
-        return "" if value is None else str(value)
 
-
-class SelectionAnswer(BaseModel):
+class SelectionAnswer(_Answer):
     """Document selection's answer."""
-
-    model_config = ConfigDict(extra="ignore")
 
     @model_validator(mode="before")
     @classmethod
@@ -101,17 +104,11 @@ class SelectionAnswer(BaseModel):
         return _needs(value, ("documents",))
 
     documents: list[str] = Field(default_factory=list)
-    reasoning: str = ""
 
     @field_validator("documents", mode="before")
     @classmethod
     def _ids(cls, value: Any) -> list[str]:
         return _id_list(value)
-
-    @field_validator("reasoning", mode="before")
-    @classmethod
-    def _text(cls, value: Any) -> str:
-        return "" if value is None else str(value)
 
 
 class _Unaffordable(Exception):
