@@ -401,3 +401,157 @@ def test_cli_on_an_s3_store(s3: dict[str, str], tmp_path: Path) -> None:
     res = runner.invoke(app, ["gc", "--store", store, "--grace", "0s"], env=env)
     assert res.exit_code == 0, res.output
     assert Store(store, catalog=env["TREEBUILD_CATALOG"]).tree("cli").node("0002").text().startswith("Part 2 cli")
+
+
+# ---------------------------------------------------------------- paging, options, gc during commits
+
+def test_list_pages_through_documents_by_doc_id(tmp_path: Path) -> None:
+    store_dir = tmp_path / "s"
+    store = Store(store_dir)
+    for i in range(5):
+        ingest(write(tmp_path / f"p{i}.md", big_md(3, f"p{i}")), store)
+    ingest(write(tmp_path / "p2.md", big_md(3, "p2 edited")), store)  # p2 has two versions: a page shows v2
+    every = store.documents()
+    assert [(d.doc_id, d.version) for d in every] == [("p0", 1), ("p1", 1), ("p2", 2), ("p3", 1), ("p4", 1)]
+    assert store.documents(limit=2, offset=1) == every[1:3]
+    assert store.documents(limit=10, offset=4) == every[4:] and store.documents(limit=3, offset=5) == []
+    assert store.document_count() == 5
+    res = runner.invoke(app, ["list", "--store", str(store_dir), "--limit", "2", "--offset", "1"])
+    assert res.exit_code == 0, res.output
+    assert "p1" in res.output and "p2" in res.output and "p0" not in res.output and "p3" not in res.output
+    assert "documents 2-3 of 5; next page: --offset 3" in res.output
+    res = runner.invoke(app, ["list", "--store", str(store_dir), "--limit", "0"])
+    assert res.exit_code == 0 and all(f"p{i}" in res.output for i in range(5)), res.output
+    assert "of 5" not in res.output  # the whole list needs no footer
+
+
+def test_every_store_command_takes_the_catalog_option() -> None:
+    import typer.main
+
+    group = typer.main.get_group(app)
+    store_commands = {name for name, cmd in group.commands.items()
+                      if any(p.name == "store" for p in cmd.params)}
+    without = sorted(name for name in store_commands
+                     if not any(p.name == "catalog" for p in group.commands[name].params))
+    assert without == ["migrate"]  # migrate converts a version-1 folder, whose catalog is always inside it
+    assert {"list", "show", "text", "sql", "ingest", "versions", "gc", "compact", "query", "backfill"} <= store_commands
+
+
+def test_s3_location_stays_a_string(tmp_path: Path) -> None:
+    with pytest.raises(StoreError, match="lost a slash"):
+        Store(Path("s3://lake/prefix"), catalog=str(tmp_path / "c.sqlite"))
+
+
+GC_LOOP = textwrap.dedent("""
+    import sys
+    from pathlib import Path
+    from typer.testing import CliRunner
+    from treebuild.cli import app
+    runs = 0
+    while not Path(sys.argv[2]).exists():
+        res = CliRunner().invoke(app, ["gc", "--store", sys.argv[1], "--grace", "0s"])
+        assert res.exit_code == 0, res.output
+        runs += 1
+    print(runs)
+""")
+
+
+def test_gc_while_another_process_commits_loses_nothing(tmp_path: Path) -> None:
+    """`treebuild gc --grace 0s` in a loop while a writer process commits 12 documents: every commit
+    stays whole and readable (gc takes the same short write lock as a commit, so it never sees a commit's
+    files before they are referenced)."""
+    store_dir = tmp_path / "s"
+    folder = _docs(tmp_path / "docs", 12, "gcw", sections=15)
+    Store(store_dir).close()
+    writer = subprocess.Popen([sys.executable, "-c", WRITER, str(store_dir), str(folder)], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True)
+    stop = tmp_path / "stop"
+    collector = subprocess.Popen([sys.executable, "-c", GC_LOOP, str(store_dir), str(stop)],
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    out, errs = writer.communicate(timeout=600)
+    stop.touch()
+    gc_out, gc_errs = collector.communicate(timeout=300)
+    assert writer.returncode == 0, errs[-2000:]
+    assert collector.returncode == 0 and int(gc_out) >= 2, gc_errs[-2000:]  # gc ran while the writer committed
+    assert len(out.splitlines()) == 12 and all(" created 1" in line for line in out.splitlines()), out
+    store = Store(store_dir)
+    assert store.verify() == []
+    assert sorted(d.doc_id for d in store.documents()) == [f"gcw{i:03d}" for i in range(12)]
+    for d in store.documents():
+        assert store.tree(d.doc_id).node("0007").text().startswith("Part 7 gcw")
+    assert store.gc(grace=__import__("datetime").timedelta(0))["files_deleted"] == 0  # nothing was left behind
+
+
+# ---------------------------------------------------------------- a shared PostgreSQL catalog
+
+def _pg_binary(name: str) -> str | None:
+    found = shutil.which(name)
+    if found:
+        return found
+    candidates = sorted(Path("/usr/lib/postgresql").glob(f"*/bin/{name}"))
+    return str(candidates[-1]) if candidates else None
+
+
+@pytest.fixture(scope="module")
+def postgres() -> Iterator[str]:
+    """A throwaway PostgreSQL cluster on 127.0.0.1 (free port, trust auth, temp folder); yields the
+    DuckLake catalog string. PostgreSQL refuses to run as root, so as root it runs as an unprivileged user."""
+    import pwd
+    import tempfile
+
+    initdb, pg_ctl = _pg_binary("initdb"), _pg_binary("pg_ctl")
+    if not initdb or not pg_ctl:
+        pytest.skip("PostgreSQL server binaries (initdb, pg_ctl) are not installed")
+    as_user: dict[str, int] = {}
+    if os.geteuid() == 0:
+        account = next((a for a in ("postgres", "nobody") if _has_user(a)), None)
+        if account is None:
+            pytest.skip("running as root and no unprivileged account (postgres, nobody) to run PostgreSQL as")
+        pw = pwd.getpwnam(account)
+        as_user = {"user": pw.pw_uid, "group": pw.pw_gid}
+    base = Path(tempfile.mkdtemp(prefix="tb-pg-"))
+    base.chmod(0o777)  # the cluster's owner (maybe not us) writes here
+    data, port = base / "data", _free_port()
+    subprocess.run([initdb, "-D", str(data), "-A", "trust", "-U", "tb", "-E", "UTF8", "--no-sync"], check=True,
+                   capture_output=True, timeout=120, **as_user)  # type: ignore[call-overload]
+    subprocess.run([pg_ctl, "-D", str(data), "-l", str(base / "server.log"), "-w", "-t", "60",
+                    "-o", f"-h 127.0.0.1 -p {port} -k {base} -F", "start"], check=True, capture_output=True,
+                   timeout=120, **as_user)  # type: ignore[call-overload]
+    try:
+        yield f"postgres:dbname=postgres host=127.0.0.1 port={port} user=tb"
+    finally:
+        subprocess.run([pg_ctl, "-D", str(data), "-m", "immediate", "stop"], capture_output=True, timeout=60,
+                       **as_user)  # type: ignore[call-overload]
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def _has_user(name: str) -> bool:
+    import pwd
+
+    try:
+        pwd.getpwnam(name)
+    except KeyError:
+        return False
+    return True
+
+
+def test_shared_postgres_catalog_two_writer_processes(postgres: str, tmp_path: Path) -> None:
+    """Two processes commit different documents through one PostgreSQL catalog (no lock files: DuckLake's
+    own transactions and our retries); a third reads everything back, through the CLI too."""
+    store_dir = tmp_path / "shared"
+    Store(store_dir, catalog=postgres).close()
+    folders = [_docs(tmp_path / f"pg{w}", 6, f"pg{w}d") for w in range(2)]
+    env = {**os.environ, "TREEBUILD_CATALOG": postgres}
+    procs = [subprocess.Popen([sys.executable, "-c", WRITER, str(store_dir), str(f)], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True, env=env) for f in folders]
+    outputs = [p.communicate(timeout=600) for p in procs]
+    assert all(p.returncode == 0 for p in procs), [o[1][-2000:] for o in outputs]
+    lines = [line for o in outputs for line in o[0].splitlines()]
+    assert len(lines) == 12 and all(" created 1" in line for line in lines), lines
+    store = Store(store_dir, catalog=postgres)
+    assert store.sql("SELECT count(*) AS n, count(DISTINCT doc_id) AS d FROM trees").to_pylist() == [{"n": 12, "d": 12}]
+    assert store.verify() == []
+    assert store.sql("SELECT text FROM node_text('pg1d004', '0003')").to_pylist()[0]["text"].startswith("Part 3 pg1")
+    assert not (store_dir / "catalog.sqlite").exists() and parquet_files(store_dir / "data")  # catalog is remote
+    res = runner.invoke(app, ["list", "--store", str(store_dir), "--catalog", postgres, "--limit", "5"])
+    assert res.exit_code == 0 and "pg0d004" in res.output and "documents 1-5 of 12" in res.output, res.output

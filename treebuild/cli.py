@@ -41,7 +41,8 @@ if TYPE_CHECKING:
     from .settings import BuildSettings, ModelConfig
     from .store import Store
 
-__all__ = ["app", "main", "out", "err", "StoreOpt", "ModelOpt", "ApiBaseOpt", "ApiKeyOpt", "BuildOptions",
+__all__ = ["app", "main", "out", "err", "StoreOpt", "CatalogOpt", "ModelOpt", "ApiBaseOpt", "ApiKeyOpt",
+           "BuildOptions",
            "build_options", "print_result", "print_warnings", "print_summary", "unknown_document", "unknown_node",
            "unknown_version", "open_store"]
 
@@ -62,8 +63,14 @@ class OutputFormat(StrEnum):
     json = "json"
 
 
-StoreOpt = Annotated[Path | None, typer.Option("--store", envvar="TREEBUILD_STORE",
-                                                help="Store folder (default ./treestore; env TREEBUILD_STORE).")]
+# A string end to end: a Path would collapse s3://bucket/prefix to s3:/bucket/prefix.
+StoreOpt = Annotated[str | None, typer.Option("--store", envvar="TREEBUILD_STORE",
+                                               help="Store folder or s3://bucket/prefix (default ./treestore; "
+                                                    "env TREEBUILD_STORE).")]
+CatalogOpt = Annotated[str | None, typer.Option(
+    "--catalog", envvar="TREEBUILD_CATALOG",
+    help="Catalog of an s3:// store or a shared one: a SQLite file, or postgres:dbname=... host=... "
+         "(password from PGPASSWORD). Default: catalog.sqlite in the store folder.")]
 DocIdArg = Annotated[str, typer.Argument(help="Document id (see `treebuild list`).")]
 VersionOpt = Annotated[int | None, typer.Option("--version", "-v", min=1, help="Version (default: the latest).")]
 
@@ -92,19 +99,14 @@ def unknown_version(doc_id: str, version: int, versions: Sequence[int], store: S
                     hint=f"versions: {', '.join(map(str, versions))}")
 
 
-def open_store(store: Path | None) -> Store:
+def open_store(store: str | None, catalog: str | None = None) -> Store:
     from .store import Store
 
-    return Store(store, create=False)
+    return Store(store, create=False, catalog=catalog)
 
 
 def _load_tree(st: Store, doc_id: str, version: int | None) -> Tree:
-    versions = [v.version for v in st.versions(doc_id)]
-    if not versions:
-        raise unknown_document(doc_id, st)
-    if version is not None and version not in versions:
-        raise unknown_version(doc_id, version, versions, st)
-    return st.tree(doc_id, version)
+    return st.tree(doc_id, version)  # NotFound for an unknown document or version, worded as above
 
 
 # ---------------------------------------------------------------------- build and model options
@@ -291,6 +293,7 @@ def build(
 def ingest(
     paths: Annotated[list[Path], typer.Argument(metavar="PATH", help="Files or folders (searched recursively).")],
     store: StoreOpt = None,
+    catalog: CatalogOpt = None,
     doc_id: Annotated[str | None, typer.Option("--doc-id", help="doc_id for a single file.")] = None,
     doc_id_from_path: Annotated[bool, typer.Option(
         "--doc-id-from-path",
@@ -312,7 +315,7 @@ def ingest(
     if doc_id and doc_id_from_path:
         _fail(TreebuildError("--doc-id and --doc-id-from-path exclude each other"))
     try:
-        st = Store(store)
+        st = Store(store, catalog=catalog)
         scan = scan_paths(paths, exclude=[st.root])
         tags = _parse_meta(meta)
         settings, config = opts.resolve()
@@ -353,12 +356,13 @@ def show(
     summaries: Annotated[bool, typer.Option("--summaries", "-s",
                                             help="Print each node's summary under it.")] = False,
     store: StoreOpt = None,
+    catalog: CatalogOpt = None,
 ) -> None:
     """Show a stored tree as an indented outline with page ranges (or paragraphs and headings)."""
     from .export import outline_lines, to_pageindex
 
     try:
-        st = open_store(store)
+        st = open_store(store, catalog)
         tree = _load_tree(st, doc_id, version)
     except TreebuildError as exc:
         _fail(exc)
@@ -381,10 +385,11 @@ def text(
     node_id: Annotated[str, typer.Argument(help="Node id (see `treebuild show DOC_ID`).")],
     version: VersionOpt = None,
     store: StoreOpt = None,
+    catalog: CatalogOpt = None,
 ) -> None:
     """Print the exact text of one section (children included)."""
     try:
-        st = open_store(store)
+        st = open_store(store, catalog)
         tree = _load_tree(st, doc_id, version)
         try:
             node = tree.node(node_id)
@@ -395,23 +400,38 @@ def text(
     sys.stdout.write(node.text().rstrip("\n") + "\n")
 
 
+LIST_PAGE = 50  # documents `treebuild list` prints by default: one screen, read from one slice of `trees`
+
+
 @app.command("list")
-def list_documents(store: StoreOpt = None) -> None:
-    """List stored documents with their latest version."""
+def list_documents(
+    store: StoreOpt = None,
+    catalog: CatalogOpt = None,
+    limit: Annotated[int, typer.Option("--limit", "-n", min=0,
+                                       help=f"Documents per page (default {LIST_PAGE}; 0: all).")] = LIST_PAGE,
+    offset: Annotated[int, typer.Option("--offset", min=0, help="Skip the first N documents (by doc_id).")] = 0,
+) -> None:
+    """List stored documents with their latest version, by doc_id, one page at a time."""
     try:
-        docs = open_store(store).documents()
+        st = open_store(store, catalog)
+        docs = st.documents(limit=limit or None, offset=offset)
+        total = st.document_count() if limit and (offset or len(docs) == limit) else None
     except TreebuildError as exc:
         _fail(exc)
     rows = [(d.doc_id, d.version, d.node_count, d.method, d.source_name, d.created_at.strftime("%Y-%m-%d %H:%M"))
             for d in docs]
     _print_table(["doc_id", "version", "nodes", "method", "source", "created"], rows)
+    if total is not None:
+        shown = f"{offset + 1}-{offset + len(docs)}" if docs else "none"
+        more = f"; next page: --offset {offset + len(docs)}" if offset + len(docs) < total else ""
+        err.print(f"documents {shown} of {total}{more} (--limit 0 lists all)", highlight=False)
 
 
 @app.command()
-def versions(doc_id: DocIdArg, store: StoreOpt = None) -> None:
+def versions(doc_id: DocIdArg, store: StoreOpt = None, catalog: CatalogOpt = None) -> None:
     """List every stored version of one document (oldest first)."""
     try:
-        st = open_store(store)
+        st = open_store(store, catalog)
         found = st.versions(doc_id)
         if not found:
             raise unknown_document(doc_id, st)
@@ -440,6 +460,7 @@ def sql(
     query: Annotated[str, typer.Argument(help="Read-only SQL over views trees, nodes, units, latest_trees, "
                                               "latest_nodes and macros subtree, node_path, node_text.")],
     store: StoreOpt = None,
+    catalog: CatalogOpt = None,
     fmt: Annotated[OutputFormat, typer.Option(
         "--format", "-f", help="auto: a table, or one 'column = value' line per field when rows are too wide "
                                "for the terminal; table, line, csv or json to choose.")] = OutputFormat.auto,
@@ -448,7 +469,7 @@ def sql(
     import duckdb
 
     try:
-        st = open_store(store)
+        st = open_store(store, catalog)
         con = st.connect()
         _check_read_only(con, query)
         rel = con.sql(query)

@@ -12,7 +12,7 @@ from typing import Annotated
 import typer
 from rich.markup import escape
 
-from .cli import ApiBaseOpt, ApiKeyOpt, ModelOpt, StoreOpt, _fail, _model_config, _parse_meta, app, err, out
+from .cli import ApiBaseOpt, ApiKeyOpt, CatalogOpt, ModelOpt, StoreOpt, _fail, _model_config, _parse_meta, app, err, out
 from .errors import TreebuildError
 
 __all__ = ["view", "export", "import_pageindex_cmd", "mcp"]
@@ -27,13 +27,14 @@ def view(
     output: Annotated[Path | None, typer.Option("-o", "--output", help="HTML file to write (default "
                                                 "<doc_id>.html).")] = None,
     store: StoreOpt = None,
+    catalog: CatalogOpt = None,
 ) -> None:
     """Write a stored tree as one self-contained HTML file: collapsible tree, text, page thumbnails."""
     from .store import Store
     from .view import write_view
 
     try:
-        tree = Store(store, create=False).tree(doc_id, version)
+        tree = Store(store, create=False, catalog=catalog).tree(doc_id, version)
         target = output or Path(f"{doc_id}.html")
         result = write_view(tree, target)
     except TreebuildError as exc:
@@ -52,13 +53,14 @@ def export(
     version: VersionOpt = None,
     output: Annotated[Path | None, typer.Option("-o", "--output", help="Write JSON here instead of stdout.")] = None,
     store: StoreOpt = None,
+    catalog: CatalogOpt = None,
 ) -> None:
     """Write a stored tree as PageIndex-format JSON (the same shape `build -o` writes)."""
     from .export import to_pageindex
     from .store import Store
 
     try:
-        tree = Store(store, create=False).tree(doc_id, version)
+        tree = Store(store, create=False, catalog=catalog).tree(doc_id, version)
     except TreebuildError as exc:
         _fail(exc)
     text = json.dumps(to_pageindex(tree), indent=2, ensure_ascii=False, default=str) + "\n"
@@ -81,14 +83,15 @@ def import_pageindex_cmd(
     meta: Annotated[list[str] | None, typer.Option("--meta", help="Tag as key=value; repeatable.")] = None,
     force: Annotated[bool, typer.Option("--force", help="Make a new version even if unchanged.")] = False,
     store: StoreOpt = None,
+    catalog: CatalogOpt = None,
 ) -> None:
     """Store a PageIndex tree as a version of a document (origin `imported`), with text spans from the source."""
     from .pageindex import import_pageindex
     from .store import Store
 
     try:
-        result = import_pageindex(tree_json, source, Store(store), doc_id=doc_id, meta=_parse_meta(meta),
-                                  force=force)
+        result = import_pageindex(tree_json, source, Store(store, catalog=catalog), doc_id=doc_id,
+                                  meta=_parse_meta(meta), force=force)
     except TreebuildError as exc:
         _fail(exc)
     word = "[green]created[/]  " if result.created else "[dim]unchanged[/]"
@@ -104,6 +107,7 @@ class Transport(StrEnum):
 @app.command()
 def mcp(
     store: StoreOpt = None,
+    catalog: CatalogOpt = None,
     filter: Annotated[list[str] | None, typer.Option("--filter", help="Only documents with key=value: a --meta "
                                                      "tag, doc_id or format; repeatable (a repeated key accepts any "
                                                      "of its values). Restricts every tool.")] = None,
@@ -130,7 +134,7 @@ def mcp(
 
     try:
         scope = parse_filter_items(filter or [])
-        st = Store(store, create=False)
+        st = Store(store, create=False, catalog=catalog)
         config = _model_config(model, api_base=api_base, api_key=api_key)
         name = navigator or ("lexical" if config.offline else "litellm")
         resolve_navigator(name, config)

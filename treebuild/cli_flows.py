@@ -16,7 +16,7 @@ import typer
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
-from .cli import ApiBaseOpt, ApiKeyOpt, ModelOpt, StoreOpt, _fail, _parse_meta, app, err, out
+from .cli import ApiBaseOpt, ApiKeyOpt, CatalogOpt, ModelOpt, StoreOpt, _fail, _parse_meta, app, err, out
 from .errors import TreebuildError
 
 __all__ = ["backfill", "serve"]
@@ -40,15 +40,18 @@ def _prefect_environment() -> None:
     os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", str(TEMPORARY_SERVER_TIMEOUT))
 
 
-def _prepare(meta: list[str] | None, api_key: str | None) -> dict[str, str]:
-    """The --meta tags (exit 1 on a malformed one); the API key goes to worker processes through the
-    environment, never as a (recorded) flow parameter."""
+def _prepare(meta: list[str] | None, api_key: str | None, catalog: str | None = None) -> dict[str, str]:
+    """The --meta tags (exit 1 on a malformed one); the API key and the catalog location go to worker
+    processes through the environment, never as (recorded) flow parameters (a catalog string may hold
+    connection details)."""
     try:
         tags = _parse_meta(meta)
     except TreebuildError as exc:
         _fail(exc)
     if api_key:
         os.environ["TREEBUILD_API_KEY"] = api_key
+    if catalog:
+        os.environ["TREEBUILD_CATALOG"] = catalog
     return tags
 
 
@@ -57,6 +60,7 @@ def backfill(
     sources: Annotated[list[str], typer.Argument(help="Folders, globs, list files (.txt, one path per line) or "
                                                       "fsspec URLs (s3://bucket/prefix/ with the s3 extra).")],
     store: StoreOpt = None,
+    catalog: CatalogOpt = None,
     workers: WorkersOpt = None,
     meta: MetaOpt = None,
     limit: Annotated[int | None, typer.Option("--limit", min=1, help="Only the first N documents.")] = None,
@@ -75,7 +79,7 @@ def backfill(
                                                                         "unchanged ones).")] = False,
 ) -> None:
     """Ingest many documents in parallel as a Prefect flow run: resumable, with a report and artifacts."""
-    tags = _prepare(meta, api_key)
+    tags = _prepare(meta, api_key, catalog)
     _prefect_environment()
     from prefect.states import State
 
@@ -143,6 +147,7 @@ def serve(
     inbox: Annotated[str, typer.Argument(help="Folder, glob or URL to pick new and changed documents up from.")],
     cron: Annotated[str, typer.Option("--cron", help="Cron schedule (UTC), e.g. '0 2 * * *'.")] = "0 2 * * *",
     store: StoreOpt = None,
+    catalog: CatalogOpt = None,
     workers: WorkersOpt = None,
     meta: MetaOpt = None,
     model: ModelOpt = None,
@@ -151,7 +156,7 @@ def serve(
     name: Annotated[str, typer.Option("--name", help="Deployment name shown in Prefect.")] = "scheduled-ingest",
 ) -> None:
     """Serve the scheduled inbox ingest from this process until interrupted (Prefect's flow.serve)."""
-    tags = _prepare(meta, api_key)
+    tags = _prepare(meta, api_key, catalog)
     _prefect_environment()
     from flows.inbox import scheduled_ingest
     from treebuild.store import default_store_path

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from .cli import ApiBaseOpt, ApiKeyOpt, ModelOpt, StoreOpt, _fail, _model_config, app, err, out
+from .cli import ApiBaseOpt, ApiKeyOpt, CatalogOpt, ModelOpt, StoreOpt, _fail, _model_config, app, err, out
 from .errors import TreebuildError
 
 __all__ = ["query"]
@@ -73,6 +73,7 @@ def query(
     json_out: Annotated[bool, typer.Option("--json", help="Print passages and the full audit record as JSON.")]
     = False,
     store: StoreOpt = None,
+    catalog: CatalogOpt = None,
 ) -> None:
     """Navigate stored trees and print the sections that answer QUESTION, with their pages."""
     from .query import navigate
@@ -84,7 +85,7 @@ def query(
         name = navigator or ("lexical" if config.offline else "litellm")
         limits: dict[str, Any] = {k: v for k, v in {"max_pages": max_pages, "max_documents": max_documents}.items()
                                   if v is not None}
-        result = navigate(question, Store(store, create=False), docs=doc or None,
+        result = navigate(question, Store(store, create=False, catalog=catalog), docs=doc or None,
                           filter=parse_filter_items(filter_ or []), navigator=name, config=config, **limits)
     except TreebuildError as exc:
         _fail(exc)

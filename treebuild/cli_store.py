@@ -4,19 +4,15 @@ from __future__ import annotations
 
 import re
 from datetime import timedelta
+from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from .cli import StoreOpt, _fail, app, err, out
+from .cli import CatalogOpt, StoreOpt, _fail, app, err, out
 from .errors import TreebuildError
 
 __all__ = ["migrate", "compact", "gc"]
-
-CatalogOpt = Annotated[str | None, typer.Option(
-    "--catalog", envvar="TREEBUILD_CATALOG",
-    help="Catalog of an s3:// store or a shared one: a SQLite file, or postgres:dbname=... host=... "
-         "(password from PGPASSWORD). Default: catalog.sqlite in the store folder.")]
 
 _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([smhd])\s*$")
 _UNITS = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days"}
@@ -36,7 +32,7 @@ def migrate(store: StoreOpt = None) -> None:
     from .store.legacy import migrate as run_migration
     from .store.store import default_store_path
 
-    root = store if store is not None else default_store_path()
+    root = Path(store) if store is not None else default_store_path()
     try:
         report = run_migration(root, on_progress=lambda done, total: err.print(f"migrated {done}/{total} versions"))
         docs = Store(root, create=False).documents()

@@ -18,6 +18,7 @@ from .readers import SUPPORTED_SUFFIXES, preflight, read
 from .readers.common import file_digest
 from .settings import BuildSettings, Limits, ModelConfig, resolve_settings
 from .store import DocVersion, Store, doc_id_for, valid_doc_id
+from .store.store import matching_version
 
 __all__ = ["IngestResult", "IngestStatus", "Scan", "ingest", "ingest_many", "expand_paths", "scan_paths",
            "doc_id_for_path", "summary_line", "StoreSummaryCache", "IdentityConflict"]
@@ -76,8 +77,8 @@ class Scan:
 class StoreSummaryCache:
     """Summaries from earlier versions of the same document, keyed by ``summary_key``."""
 
-    def __init__(self, store: Store, doc_id: str):
-        self._map = store.summaries(doc_id)
+    def __init__(self, store: Store, doc_id: str, *, stored: bool = True):
+        self._map = store.summaries(doc_id) if stored else {}  # stored=False: no version to reuse from
 
     def get(self, key: str) -> str | None:
         return self._map.get(key)
@@ -107,18 +108,22 @@ def ingest(path: str | Path, store: Store | str | Path | None = None, *, doc_id:
     shash = settings.hash()
     limits = preflight(p, limits)  # missing, empty, unsupported, misnamed or too big: before hashing or locking
     sha, _size = file_digest(p)
-    existing = st.find_version(did, sha, shash)
+    # Store reads per document: its versions before and again under the lock (another process may have
+    # committed it meanwhile), the summaries of earlier versions only if there are any, and the commit.
+    versions = st.versions(did)
+    existing = matching_version(versions, sha, shash)
     if existing is not None and not force:
         return _unchanged(p, did, existing, t0)
     if doc_id is None:
-        _check_identity(st, did, p)
+        _check_identity(st, did, p, versions)
     with st.lock(did):  # one build per document at a time: a second process waits, then finds it stored
-        existing = st.find_version(did, sha, shash)
+        versions = st.versions(did)
+        existing = matching_version(versions, sha, shash)
         if existing is not None and not force:
             return _unchanged(p, did, existing, t0)
         doc = read(p, limits=limits, password=password)
         read_seconds = time.perf_counter() - t0
-        cache = StoreSummaryCache(st, did)
+        cache = StoreSummaryCache(st, did, stored=bool(versions))
         tree = build_doc(doc, settings, model_config=model_config, cache=cache, read_seconds=read_seconds)
         tree.meta = dict(meta or {})
         result = st.commit(tree, doc_id=did, settings_hash=shash, force=force)
@@ -129,13 +134,11 @@ def ingest(path: str | Path, store: Store | str | Path | None = None, *, doc_id:
                         warnings=list(tree.warnings) if result.created else [])
 
 
-def _check_identity(st: Store, did: str, p: Path) -> None:
+def _check_identity(st: Store, did: str, p: Path, versions: list[DocVersion]) -> None:
     """Refuse to version a file under an id derived from its name when that id holds another file."""
-    versions = st.versions(did)
     if not versions:
         return
-    sources = st.sql("SELECT DISTINCT source_uri FROM trees WHERE doc_id = ?", [did]).column("source_uri").to_pylist()
-    if p.resolve().as_uri() in sources:
+    if p.resolve().as_uri() in {v.source_uri for v in versions}:
         return  # a version of this document already came from this path
     stored = Path(st.tree(did, versions[-1].version).doc.path)
     raise IdentityConflict(

@@ -77,8 +77,9 @@ class Location:
     @classmethod
     def parse(cls, store: str | Path, catalog: str | None = None) -> Location:
         text = str(store)
-        if text.startswith("s3:/") and not text.startswith("s3://"):  # pathlib collapsed the double slash
-            text = "s3://" + text[4:]
+        if text.startswith("s3:/") and not text.startswith("s3://"):
+            raise StoreError("an s3 location lost a slash (was it passed through pathlib.Path?)", path=text,
+                             hint="pass the store location as a string: s3://bucket/prefix")
         catalog = catalog or os.environ.get("TREEBUILD_CATALOG") or None
         if "://" in text:
             if not text.startswith("s3://"):

@@ -88,6 +88,7 @@ class DocVersion:
     source_name: str
     node_count: int
     method: str
+    source_uri: str = ""
 
 
 @dataclass(frozen=True)
@@ -248,10 +249,25 @@ class Store:
         return [_doc_version(r) for r in rows.to_pylist()]
 
     def documents(self, *, limit: int | None = None, offset: int = 0) -> list[DocVersion]:
-        """The latest version of every document, by doc_id (``limit``/``offset`` page through them)."""
-        page = f" LIMIT {int(limit)} OFFSET {int(offset)}" if limit is not None else ""
-        rows = self._rows(f"SELECT {_DOC_VERSION_COLS} FROM latest_trees ORDER BY doc_id{page}")
+        """The latest version of every document, by doc_id (``limit``/``offset`` page through them).
+
+        A page reads the doc_id column of ``trees`` to find its ids, then only the tree rows in their
+        doc_id range (file and row-group pruning), instead of ranking every version of every document.
+        """
+        if limit is None:
+            rows = self._rows(f"SELECT {_DOC_VERSION_COLS} FROM latest_trees ORDER BY doc_id")
+            return [_doc_version(r) for r in rows.to_pylist()]
+        ids = self._rows(f"SELECT DISTINCT doc_id FROM trees ORDER BY doc_id LIMIT {int(limit)} OFFSET {int(offset)}")
+        if not ids.num_rows:
+            return []
+        rows = self._rows(f"SELECT {_DOC_VERSION_COLS} FROM trees WHERE doc_id BETWEEN ? AND ? "
+                          "QUALIFY row_number() OVER (PARTITION BY doc_id ORDER BY version DESC) = 1 ORDER BY doc_id",
+                          [ids["doc_id"][0].as_py(), ids["doc_id"][-1].as_py()])
         return [_doc_version(r) for r in rows.to_pylist()]
+
+    def document_count(self) -> int:
+        """How many documents the store holds (reads the doc_id column of ``trees`` only)."""
+        return int(self._rows("SELECT count(DISTINCT doc_id) AS n FROM trees")["n"][0].as_py())
 
     def tree_rows(self, doc_id: str | None = None, columns: list[str] | None = None) -> list[dict[str, Any]]:
         """The latest tree row of every document (or of ``doc_id`` only), by doc_id; reads tree rows only.
@@ -266,18 +282,20 @@ class Store:
         return rows.to_pylist()
 
     def tree(self, doc_id: str, version: int | None = None) -> Tree:
-        """Load a stored tree (latest version unless ``version`` is given)."""
-        versions = self.versions(doc_id)
-        if not versions:
+        """Load a stored tree (latest version unless ``version`` is given): three reads, one per table,
+        each pruned to the document's data files."""
+        rows = self._rows("SELECT * FROM trees WHERE doc_id = ? ORDER BY version", [doc_id]).to_pylist()
+        if not rows:
             raise NotFound(f"no document {doc_id!r} in store", path=self.location.display(),
-                           hint="list documents with `treebuild list`")
+                           hint="see `treebuild list`")
+        by_version = {r["version"]: r for r in rows}
         if version is None:
-            version = versions[-1].version
-        elif version not in {v.version for v in versions}:
+            version = rows[-1]["version"]
+        elif version not in by_version:
             raise NotFound(f"document {doc_id!r} has no version {version}", path=self.location.display(),
-                           hint=f"versions: {', '.join(str(v.version) for v in versions)}")
+                           hint=f"versions: {', '.join(str(v) for v in by_version)}")
+        row = by_version[version]
         key = [doc_id, version]
-        row = self._rows("SELECT * FROM trees WHERE doc_id = ? AND version = ?", key).to_pylist()[0]
         nodes = self._rows("SELECT * FROM nodes WHERE doc_id = ? AND version = ? ORDER BY node_id", key)
         units = self._rows("SELECT * FROM units WHERE doc_id = ? AND version = ? ORDER BY unit_index", key)
         if nodes.num_rows != row["node_count"] or units.num_rows != row["unit_count"]:
@@ -287,10 +305,7 @@ class Store:
         return load_tree(row, nodes, units)
 
     def find_version(self, doc_id: str, sha256: str, settings_hash: str) -> DocVersion | None:
-        for v in reversed(self.versions(doc_id)):
-            if v.sha256 == sha256 and v.settings_hash == settings_hash:
-                return v
-        return None
+        return matching_version(self.versions(doc_id), sha256, settings_hash)
 
     def summaries(self, doc_id: str) -> dict[str, str]:
         """``summary_key -> summary`` (and description keys) from every stored version of a document."""
@@ -486,7 +501,15 @@ class Store:
             con.close()
 
 
-_DOC_VERSION_COLS = "doc_id, version, sha256, settings_hash, created_at, source_name, node_count, method"
+_DOC_VERSION_COLS = "doc_id, version, sha256, settings_hash, created_at, source_name, node_count, method, source_uri"
+
+
+def matching_version(versions: list[DocVersion], sha256: str, settings_hash: str) -> DocVersion | None:
+    """The newest of ``versions`` built from these bytes with these settings, if any."""
+    for v in reversed(versions):
+        if v.sha256 == sha256 and v.settings_hash == settings_hash:
+            return v
+    return None
 
 
 def _doc_version(r: dict[str, Any]) -> DocVersion:
@@ -494,4 +517,4 @@ def _doc_version(r: dict[str, Any]) -> DocVersion:
     if isinstance(created, datetime):
         created = created.astimezone(UTC)
     return DocVersion(r["doc_id"], r["version"], r["sha256"], r["settings_hash"], created, r["source_name"],
-                      r["node_count"], r["method"])
+                      r["node_count"], r["method"], r["source_uri"] or "")
