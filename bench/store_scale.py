@@ -155,6 +155,8 @@ def main() -> None:
     ap.add_argument("--commit-docs", type=int, default=200, help="documents committed one by one per store")
     ap.add_argument("--batch", type=int, default=500, help="documents per bulk transaction after that")
     ap.add_argument("--keep", action="store_true", help="keep the synthetic stores")
+    ap.add_argument("--reuse", action="store_true", help="measure (compact, commit into) stores kept in --work "
+                                                         "by an earlier --keep run instead of building them")
     args = ap.parse_args()
     work = args.work or Path(tempfile.mkdtemp(prefix="store-scale-"))
     if args.source:
@@ -168,11 +170,16 @@ def main() -> None:
     print(f"source: {len(source)} trees, {nodes} nodes, {chars / 1e6:.2f} M characters of text per copy")
     for n in [int(s) for s in args.sizes.split(",")]:
         path = work / f"n{n}"
-        shutil.rmtree(path, ignore_errors=True)
         print(f"{n} documents", flush=True)
-        t0 = time.perf_counter()
-        first = build(path, n, source, args.commit_docs, args.batch)
-        print(f"  built in {time.perf_counter() - t0:.0f}s; commit {first:.3f} s/doc into an empty store", flush=True)
+        if args.reuse and (path / "catalog.sqlite").exists():
+            n = Store(path, create=False).document_count()
+            print(f"  reusing {path} ({n} documents)", flush=True)
+        else:
+            shutil.rmtree(path, ignore_errors=True)
+            t0 = time.perf_counter()
+            first = build(path, n, source, args.commit_docs, args.batch)
+            print(f"  built in {time.perf_counter() - t0:.0f}s; commit {first:.3f} s/doc into an empty store",
+                  flush=True)
         measure(path, n, source, "before compact")
         store = Store(path)
         t0 = time.perf_counter()
@@ -184,11 +191,12 @@ def main() -> None:
         print(f"  commit {later:.3f} s/doc into the store of {n} documents", flush=True)
         store.close()
         measure(path, n + 20, source, "after compact")
-        t0 = time.perf_counter()
-        out = subprocess.run([sys.executable, "-m", "treebuild", "list", "--store", str(path)],
-                             capture_output=True, text=True)
-        print(f"  `treebuild list` (whole list, new process): {time.perf_counter() - t0:.2f}s, "
-              f"{out.stdout.count('syn-')} rows", flush=True)
+        for label, extra in [("first page", []), ("page at the middle", ["--offset", str(n // 2)])]:
+            t0 = time.perf_counter()
+            out = subprocess.run([sys.executable, "-m", "treebuild", "list", "--store", str(path), *extra],
+                                 capture_output=True, text=True)
+            print(f"  `treebuild list` {label} (new process, start-up included): {time.perf_counter() - t0:.2f}s, "
+                  f"{out.stdout.count('syn-')} rows; {out.stderr.strip()}", flush=True)
         if not args.keep:
             shutil.rmtree(path, ignore_errors=True)
 
