@@ -457,11 +457,11 @@ GC_LOOP = textwrap.dedent("""
 
 
 def test_gc_while_another_process_commits_loses_nothing(tmp_path: Path) -> None:
-    """`treebuild gc --grace 0s` in a loop while a writer process commits 12 documents: every commit
+    """`treebuild gc --grace 0s` in a loop while a writer process commits 8 documents: every commit
     stays whole and readable (gc takes the same short write lock as a commit, so it never sees a commit's
     files before they are referenced)."""
     store_dir = tmp_path / "s"
-    folder = _docs(tmp_path / "docs", 12, "gcw", sections=15)
+    folder = _docs(tmp_path / "docs", 8, "gcw", sections=15)
     Store(store_dir).close()
     writer = subprocess.Popen([sys.executable, "-c", WRITER, str(store_dir), str(folder)], stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, text=True)
@@ -473,10 +473,10 @@ def test_gc_while_another_process_commits_loses_nothing(tmp_path: Path) -> None:
     gc_out, gc_errs = collector.communicate(timeout=300)
     assert writer.returncode == 0, errs[-2000:]
     assert collector.returncode == 0 and int(gc_out) >= 2, gc_errs[-2000:]  # gc ran while the writer committed
-    assert len(out.splitlines()) == 12 and all(" created 1" in line for line in out.splitlines()), out
+    assert len(out.splitlines()) == 8 and all(" created 1" in line for line in out.splitlines()), out
     store = Store(store_dir)
     assert store.verify() == []
-    assert sorted(d.doc_id for d in store.documents()) == [f"gcw{i:03d}" for i in range(12)]
+    assert sorted(d.doc_id for d in store.documents()) == [f"gcw{i:03d}" for i in range(8)]
     for d in store.documents():
         assert store.tree(d.doc_id).node("0007").text().startswith("Part 7 gcw")
     assert store.gc(grace=__import__("datetime").timedelta(0))["files_deleted"] == 0  # nothing was left behind
@@ -540,18 +540,18 @@ def test_shared_postgres_catalog_two_writer_processes(postgres: str, tmp_path: P
     own transactions and our retries); a third reads everything back, through the CLI too."""
     store_dir = tmp_path / "shared"
     Store(store_dir, catalog=postgres).close()
-    folders = [_docs(tmp_path / f"pg{w}", 6, f"pg{w}d") for w in range(2)]
+    folders = [_docs(tmp_path / f"pg{w}", 5, f"pg{w}d") for w in range(2)]
     env = {**os.environ, "TREEBUILD_CATALOG": postgres}
     procs = [subprocess.Popen([sys.executable, "-c", WRITER, str(store_dir), str(f)], stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, text=True, env=env) for f in folders]
     outputs = [p.communicate(timeout=600) for p in procs]
     assert all(p.returncode == 0 for p in procs), [o[1][-2000:] for o in outputs]
     lines = [line for o in outputs for line in o[0].splitlines()]
-    assert len(lines) == 12 and all(" created 1" in line for line in lines), lines
+    assert len(lines) == 10 and all(" created 1" in line for line in lines), lines
     store = Store(store_dir, catalog=postgres)
-    assert store.sql("SELECT count(*) AS n, count(DISTINCT doc_id) AS d FROM trees").to_pylist() == [{"n": 12, "d": 12}]
+    assert store.sql("SELECT count(*) AS n, count(DISTINCT doc_id) AS d FROM trees").to_pylist() == [{"n": 10, "d": 10}]
     assert store.verify() == []
     assert store.sql("SELECT text FROM node_text('pg1d004', '0003')").to_pylist()[0]["text"].startswith("Part 3 pg1")
     assert not (store_dir / "catalog.sqlite").exists() and parquet_files(store_dir / "data")  # catalog is remote
     res = runner.invoke(app, ["list", "--store", str(store_dir), "--catalog", postgres, "--limit", "5"])
-    assert res.exit_code == 0 and "pg0d004" in res.output and "documents 1-5 of 12" in res.output, res.output
+    assert res.exit_code == 0 and "pg0d004" in res.output and "documents 1-5 of 10" in res.output, res.output
