@@ -106,7 +106,12 @@ def open_store(store: str | None, catalog: str | None = None) -> Store:
 
 
 def _load_tree(st: Store, doc_id: str, version: int | None) -> Tree:
-    return st.tree(doc_id, version)  # NotFound for an unknown document or version, worded as above
+    versions = [v.version for v in st.versions(doc_id)]
+    if not versions:
+        raise unknown_document(doc_id, st)
+    if version is not None and version not in versions:
+        raise unknown_version(doc_id, version, versions, st)
+    return st.tree(doc_id, version)
 
 
 # ---------------------------------------------------------------------- build and model options

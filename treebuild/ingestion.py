@@ -138,7 +138,8 @@ def _check_identity(st: Store, did: str, p: Path, versions: list[DocVersion]) ->
     """Refuse to version a file under an id derived from its name when that id holds another file."""
     if not versions:
         return
-    if p.resolve().as_uri() in {v.source_uri for v in versions}:
+    sources = st.sql("SELECT DISTINCT source_uri FROM trees WHERE doc_id = ?", [did]).column("source_uri").to_pylist()
+    if p.resolve().as_uri() in sources:
         return  # a version of this document already came from this path
     stored = Path(st.tree(did, versions[-1].version).doc.path)
     raise IdentityConflict(

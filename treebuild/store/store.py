@@ -88,7 +88,6 @@ class DocVersion:
     source_name: str
     node_count: int
     method: str
-    source_uri: str = ""
 
 
 @dataclass(frozen=True)
@@ -100,6 +99,14 @@ class CommitResult:
 
 # Points in a commit where tests may inject a crash; None in production.
 CrashHook = Callable[[str], None]
+
+
+def matching_version(versions: list[DocVersion], sha256: str, settings_hash: str) -> DocVersion | None:
+    """The newest of ``versions`` built from these bytes with these settings, if any."""
+    for v in reversed(versions):
+        if v.sha256 == sha256 and v.settings_hash == settings_hash:
+            return v
+    return None
 
 
 class Store:
@@ -282,20 +289,18 @@ class Store:
         return rows.to_pylist()
 
     def tree(self, doc_id: str, version: int | None = None) -> Tree:
-        """Load a stored tree (latest version unless ``version`` is given): three reads, one per table,
-        each pruned to the document's data files."""
-        rows = self._rows("SELECT * FROM trees WHERE doc_id = ? ORDER BY version", [doc_id]).to_pylist()
-        if not rows:
+        """Load a stored tree (latest version unless ``version`` is given)."""
+        versions = self.versions(doc_id)
+        if not versions:
             raise NotFound(f"no document {doc_id!r} in store", path=self.location.display(),
-                           hint="see `treebuild list`")
-        by_version = {r["version"]: r for r in rows}
+                           hint="list documents with `treebuild list`")
         if version is None:
-            version = rows[-1]["version"]
-        elif version not in by_version:
+            version = versions[-1].version
+        elif version not in {v.version for v in versions}:
             raise NotFound(f"document {doc_id!r} has no version {version}", path=self.location.display(),
-                           hint=f"versions: {', '.join(str(v) for v in by_version)}")
-        row = by_version[version]
+                           hint=f"versions: {', '.join(str(v.version) for v in versions)}")
         key = [doc_id, version]
+        row = self._rows("SELECT * FROM trees WHERE doc_id = ? AND version = ?", key).to_pylist()[0]
         nodes = self._rows("SELECT * FROM nodes WHERE doc_id = ? AND version = ? ORDER BY node_id", key)
         units = self._rows("SELECT * FROM units WHERE doc_id = ? AND version = ? ORDER BY unit_index", key)
         if nodes.num_rows != row["node_count"] or units.num_rows != row["unit_count"]:
@@ -501,15 +506,7 @@ class Store:
             con.close()
 
 
-_DOC_VERSION_COLS = "doc_id, version, sha256, settings_hash, created_at, source_name, node_count, method, source_uri"
-
-
-def matching_version(versions: list[DocVersion], sha256: str, settings_hash: str) -> DocVersion | None:
-    """The newest of ``versions`` built from these bytes with these settings, if any."""
-    for v in reversed(versions):
-        if v.sha256 == sha256 and v.settings_hash == settings_hash:
-            return v
-    return None
+_DOC_VERSION_COLS = "doc_id, version, sha256, settings_hash, created_at, source_name, node_count, method"
 
 
 def _doc_version(r: dict[str, Any]) -> DocVersion:
@@ -517,4 +514,4 @@ def _doc_version(r: dict[str, Any]) -> DocVersion:
     if isinstance(created, datetime):
         created = created.astimezone(UTC)
     return DocVersion(r["doc_id"], r["version"], r["sha256"], r["settings_hash"], created, r["source_name"],
-                      r["node_count"], r["method"], r["source_uri"] or "")
+                      r["node_count"], r["method"])
