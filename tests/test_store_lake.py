@@ -416,6 +416,8 @@ def test_list_pages_through_documents_by_doc_id(tmp_path: Path) -> None:
     assert store.documents(limit=2, offset=1) == every[1:3]
     assert store.documents(limit=10, offset=4) == every[4:] and store.documents(limit=3, offset=5) == []
     assert store.document_count() == 5
+    slots = {"_commit.lock"} | {f"doc-{i:04d}.lock" for i in range(4096)}  # lock files do not grow with documents
+    assert {f.name for f in (store_dir / "locks").iterdir()} <= slots
     res = runner.invoke(app, ["list", "--store", str(store_dir), "--limit", "2", "--offset", "1"])
     assert res.exit_code == 0, res.output
     assert "p1" in res.output and "p2" in res.output and "p0" not in res.output and "p3" not in res.output

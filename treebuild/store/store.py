@@ -46,6 +46,9 @@ COMMIT_ATTEMPTS = 8  # write transactions retried after a conflict or a busy cat
 RETRY_WAIT_S = 0.2
 # Words in DuckDB/DuckLake errors that mean "someone else committed first: try again".
 _RETRYABLE = ("database is locked", "conflict", "retry count", "busy")
+# Document locks share this many lock files (by a hash of the doc_id), so `locks/` stays small at millions of
+# documents; two documents wait for each other only if they share a slot while one of them is being built.
+LOCK_SLOTS = 4096
 DEFAULT_GRACE = timedelta(hours=1)  # gc keeps files younger than this: a running commit or reader may need them
 
 
@@ -99,6 +102,10 @@ class CommitResult:
 
 # Points in a commit where tests may inject a crash; None in production.
 CrashHook = Callable[[str], None]
+
+
+def _lock_slot(doc_id: str) -> str:
+    return f"doc-{int(hashlib.sha256(doc_id.encode()).hexdigest()[:8], 16) % LOCK_SLOTS:04d}"
 
 
 def matching_version(versions: list[DocVersion], sha256: str, settings_hash: str) -> DocVersion | None:
@@ -208,7 +215,7 @@ class Store:
 
     def lock(self, doc_id: str) -> contextlib.AbstractContextManager[Any]:
         """Hold while building and committing ``doc_id`` so two processes never build it twice."""
-        return self._lock(valid_doc_id(doc_id))
+        return self._lock(_lock_slot(valid_doc_id(doc_id)))
 
     def _write_guard(self) -> contextlib.AbstractContextManager[Any]:
         """SQLite takes one writer at a time: queue write transactions instead of failing on a busy file."""
@@ -330,7 +337,7 @@ class Store:
         """Store ``tree`` as the next version of ``doc_id`` unless identical bytes+settings exist."""
         valid_doc_id(doc_id)
         self._require_writable()
-        with self._lock(doc_id):
+        with self.lock(doc_id):
             version, created = self._retry(lambda: self._commit_once(tree, doc_id, settings_hash, force),
                                            what=f"commit {doc_id!r}")
             return CommitResult(doc_id, version, created=created)
