@@ -99,12 +99,15 @@ def open_store(store: Path | None) -> Store:
 
 
 def _load_tree(st: Store, doc_id: str, version: int | None) -> Tree:
-    versions = [v.version for v in st.versions(doc_id)]
-    if not versions:
-        raise unknown_document(doc_id, st)
-    if version is not None and version not in versions:
-        raise unknown_version(doc_id, version, versions, st)
-    return st.tree(doc_id, version)
+    try:
+        return st.tree(doc_id, version)
+    except NotFound:  # say which: the document or the version (the versions are read only on this path)
+        versions = [v.version for v in st.versions(doc_id)]
+        if not versions:
+            raise unknown_document(doc_id, st) from None
+        if version is not None and version not in versions:
+            raise unknown_version(doc_id, version, versions, st) from None
+        raise
 
 
 # ---------------------------------------------------------------------- build and model options
