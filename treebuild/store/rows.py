@@ -12,7 +12,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..model import Node, Pos, SourceDoc, Tree, Unit, Usage
+from ..model import Format, Method, Node, Origin, Pos, SourceDoc, Tree, Unit, UnitKind, Usage
 from .schema import SCHEMA_VERSION, arrow_schema
 
 if TYPE_CHECKING:  # the writers import pyarrow when they run; loading a tree (`show`) never needs it
@@ -118,13 +118,13 @@ def _pairs(value: Mapping[str, str] | Sequence[tuple[str, str]] | None) -> dict[
 def load_tree(tree_row: dict[str, Any], nodes: Sequence[dict[str, Any]], units: Sequence[dict[str, Any]]) -> Tree:
     """Rebuild a Tree (with its SourceDoc of stored units) from table rows (dicts, in any order)."""
     unit_list = [
-        Unit(index=r["unit_index"], kind=r["kind"], text=r["text"], page=r["page"], label=r["label"],
+        Unit(index=r["unit_index"], kind=UnitKind(r["kind"]), text=r["text"], page=r["page"], label=r["label"],
              heading_level=r["heading_level"], style=r["style"])
         for r in sorted(units, key=lambda r: r["unit_index"])
     ]
     source_uri = tree_row["source_uri"]
     doc = SourceDoc(
-        path=_uri_path(source_uri), format=tree_row["format"], units=unit_list, sha256=tree_row["sha256"],
+        path=_uri_path(source_uri), format=Format(tree_row["format"]), units=unit_list, sha256=tree_row["sha256"],
         size=tree_row["size_bytes"], title=tree_row["title"], metadata=_pairs(tree_row["file_metadata"]),
         page_count=tree_row["page_count"],
     )
@@ -134,7 +134,7 @@ def load_tree(tree_row: dict[str, Any], nodes: Sequence[dict[str, Any]], units: 
         node = Node(
             node_id=r["node_id"], title=r["title"], depth=r["depth"], ordinal=r["ordinal"],
             start=Pos(r["start_unit"], r["start_char"]), end=Pos(r["end_unit"], r["end_char"]),
-            origin=r["origin"], confidence=r["confidence"], start_page=r["start_page"], end_page=r["end_page"],
+            origin=Origin(r["origin"]), confidence=r["confidence"], start_page=r["start_page"], end_page=r["end_page"],
             summary=r["summary"], summary_origin=r["summary_origin"], summary_key=r["summary_key"],
             text_sha256=r["text_sha256"], _doc=doc,
         )
@@ -149,7 +149,7 @@ def load_tree(tree_row: dict[str, Any], nodes: Sequence[dict[str, Any]], units: 
                   completion_tokens=tree_row["completion_tokens"] or 0, cost_usd=tree_row["cost_usd"] or 0.0,
                   failures=failures, reused=tree_row["reused_summaries"] or 0, retries=tree_row.get("retries") or 0)
     return Tree(
-        doc=doc, roots=roots, method=tree_row["method"], settings=json.loads(tree_row["settings"] or "{}"),
+        doc=doc, roots=roots, method=Method(tree_row["method"]), settings=json.loads(tree_row["settings"] or "{}"),
         stats=json.loads(tree_row["stats"] or "{}"), description=tree_row["description"],
         description_key=tree_row.get("description_key"), model=tree_row["model"],
         usage=usage, warnings=list(tree_row["warnings"] or []), doc_id=tree_row["doc_id"],

@@ -33,7 +33,7 @@ import duckdb
 from filelock import FileLock
 
 from ..errors import NotFound, StoreError
-from ..model import Tree
+from ..model import Method, Tree
 from .catalog import CATALOG_FORMAT, catalog_format, install
 from .lake import LAKE, Location, shared_lake
 from .rows import load_tree, node_rows, tree_rows, unit_rows
@@ -89,7 +89,7 @@ class DocVersion:
     created_at: datetime
     source_name: str
     node_count: int
-    method: str
+    method: Method
 
 
 @dataclass(frozen=True)
@@ -512,4 +512,4 @@ def _doc_version(r: dict[str, Any]) -> DocVersion:
     if isinstance(created, datetime):
         created = created.replace(tzinfo=UTC) if created.tzinfo is None else created.astimezone(UTC)
     return DocVersion(r["doc_id"], r["version"], r["sha256"], r["settings_hash"], created, r["source_name"],
-                      r["node_count"], r["method"])
+                      r["node_count"], Method(r["method"]))
