@@ -174,6 +174,17 @@ def test_unknown_ids_give_the_same_error_in_every_command(tmp_path: Path) -> Non
     assert res.output.strip() == f"error: {store}: document 'notes' version 1 has no node '0004' " \
                                  "(see `treebuild show notes`)"
     assert runner.invoke(app, ["sql", "SELECT * FROM subtree('notes', '0004')", *s]).exit_code == 0
+    # constant ids are checked wherever and however the call is written, even when other rows come back
+    for q in ("SELECT 1 AS n UNION ALL SELECT count(*) FROM node_text('notes', '0099')",
+              "select count(*) from SUBTREE( $$notes$$ , '0099' )",
+              "SELECT * FROM latest_trees WHERE doc_id IN (SELECT doc_id FROM node_path('notes', '0099'))"):
+        res = runner.invoke(app, ["sql", q, *s])
+        assert res.exit_code == 1 and res.output.strip() == node_error, (q, res.output)
+    # an id the query computes follows the SQL rule (zero rows); a string that only looks like a call is no call
+    res = runner.invoke(app, ["sql", "SELECT count(*) AS n FROM subtree('gh' || 'ost', '0000')", "-f", "csv", *s])
+    assert res.exit_code == 0 and res.output.split() == ["n", "0"], res.output
+    res = runner.invoke(app, ["sql", "SELECT 'subtree(''ghost'', ''0000'')' AS s", "-f", "csv", *s])
+    assert res.exit_code == 0 and "subtree('ghost', '0000')" in res.output, res.output
     # in SQL itself an unknown id is a documented empty result, not an error
     for macro in ("subtree", "node_path", "node_text"):
         assert Store(store).sql(f"SELECT * FROM {macro}('ghost', '0000')").num_rows == 0
@@ -313,6 +324,27 @@ def test_enums_are_stored_as_their_plain_strings(tmp_path: Path) -> None:
     assert rows == [{"format": "markdown", "kind": "heading"}, {"format": "markdown", "kind": "paragraph"}]
     assert Format("markdown") is Format.markdown and UnitKind("heading") == "heading"
     assert json.dumps([IngestStatus.created, Format.pdf]) == '["created", "pdf"]'
+
+
+def test_origin_and_method_are_enums_over_the_stored_strings(tmp_path: Path) -> None:
+    from treebuild.model import Method, Origin, StructureSource
+
+    store = _store_with_doc(tmp_path)
+    tree = Store(store).tree("notes")
+    assert isinstance(tree.method, Method) and tree.method.sources == (StructureSource.headings,)
+    assert all(isinstance(n.origin, Origin) for n in tree.walk())
+    assert {n.origin for n in tree.walk()} <= {Origin.heading, Origin.preface}
+    assert Store(store).documents()[0].method.sources == (StructureSource.headings,)
+    rows = Store(store).sql("SELECT DISTINCT origin FROM nodes UNION ALL SELECT method FROM trees").to_pylist()
+    assert all(type(r["origin"]) is str for r in rows)  # stored as the plain strings, unchanged
+    # a combination: typed parts, the stored string format, duplicates dropped, unknown names refused
+    combined = Method([StructureSource.toc, StructureSource.sec, StructureSource.toc, StructureSource.headings])
+    assert combined == "toc+sec+headings" and Method("toc+sec+headings") == combined
+    assert Method("toc+headings").sources == (StructureSource.toc, StructureSource.headings)
+    assert json.dumps({"method": Method("outline+toc")}) == '{"method": "outline+toc"}'
+    for bad in ("toc+bogus", "", "heading"):  # "heading" is a node origin, not a source
+        with pytest.raises(ValueError):
+            Method(bad)
 
 
 def test_model_budget_warning_is_printed(server: Any, tmp_path: Path) -> None:
