@@ -373,3 +373,28 @@ def test_names_other_command_modules_import_stay_available() -> None:
         assert hasattr(cli, name), name
     config = cli._model_config("openai/x", api_base="http://127.0.0.1:1/v1", max_calls=None)
     assert (config.model, config.api_base, config.max_calls) == ("openai/x", "http://127.0.0.1:1/v1", None)
+
+
+def test_every_declared_dependency_is_imported() -> None:
+    """No dependency is declared that the package never imports (by statement, or by name for the DuckDB
+    extension wheels loaded with importlib)."""
+    import re
+    import tomllib
+    from importlib.metadata import packages_distributions
+
+    root = Path(__file__).resolve().parent.parent
+    declared = tomllib.loads((root / "pyproject.toml").read_text())["project"]["dependencies"]
+    modules: dict[str, set[str]] = {}
+    for module, dists in packages_distributions().items():
+        for dist in dists:
+            modules.setdefault(dist.lower().replace("_", "-"), set()).add(module)
+    source = "\n".join(p.read_text() for folder in ("treebuild", "flows") for p in (root / folder).rglob("*.py"))
+    unused = []
+    for requirement in declared:
+        name = re.split(r"[<>=!~\[; ]", requirement, maxsplit=1)[0].lower().replace("_", "-")
+        found = modules.get(name, set())
+        assert found, f"{name} is declared but not installed"
+        if not any(re.search(rf"^\s*(?:import|from) {re.escape(m)}\b|[\"']{re.escape(m)}[\"']", source, re.MULTILINE)
+                   for m in found):
+            unused.append(name)
+    assert unused == []
