@@ -398,3 +398,31 @@ def test_every_declared_dependency_is_imported() -> None:
                    for m in found):
             unused.append(name)
     assert unused == []
+
+
+def test_backfill_rows_carry_and_count_warnings(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A backfill's report row keeps each document's warnings, the totals count them, and the CLI prints
+    them one per line like `ingest` (the rows come from real ingests; the Prefect run is tested in test_flows)."""
+    from dataclasses import asdict
+
+    from flows.report import Report
+    from treebuild.cli_flows import _print_row
+    from treebuild.ingestion import ingest
+
+    scan = pymupdf.open()
+    page = scan.new_page()
+    page.insert_image(page.rect, pixmap=pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 8, 8), 0))
+    scan.save(tmp_path / "scan.pdf")
+    (tmp_path / "fine.md").write_text(MD)
+    report = Report(total=2)
+    for name in ("scan.pdf", "fine.md"):
+        report.add({**asdict(ingest(tmp_path / name, tmp_path / "s")), "path": str(tmp_path / name)})
+    scanned, fine = report.rows
+    assert any("no text layer" in w for w in scanned["warnings"]) and fine["warnings"] == []
+    assert report.totals()["warnings"] == len(scanned["warnings"]) >= 1
+    assert f"| {report.totals()['warnings']} |" in report.markdown("backfill")
+    _print_row(scanned)
+    captured = capsys.readouterr()
+    assert "1 warning)" in captured.out or "warnings)" in captured.out
+    assert [line for line in captured.err.splitlines() if line.startswith("warning   ")
+            and "no text layer" in line and str(tmp_path / "scan.pdf") in line]
