@@ -31,8 +31,10 @@ BUSY_TIMEOUT_MS = 60_000
 # DuckDB re-hashes an extension's whole binary (35 MB each) to check its signature on every LOAD: ~0.2-0.4 s of
 # every command's start. The signature guards extensions downloaded over plain HTTP; ours are loaded by path from
 # pinned PyPI wheels in the same environment as DuckDB's own (unsigned) native library, so the check adds no
-# protection there. The connection's SQL never reaches LOAD from a user (`treebuild sql` refuses it).
-_CONNECT_CONFIG: dict[str, str | bool | int | float | list[str]] = {"allow_unsigned_extensions": True}
+# protection there. The connection's SQL never reaches LOAD from a user (`treebuild sql` refuses it), and
+# autoloading is off, so no other extension file (e.g. one in ~/.duckdb/extensions) is ever loaded unchecked.
+_CONNECT_CONFIG: dict[str, str | bool | int | float | list[str]] = {
+    "allow_unsigned_extensions": True, "autoload_known_extensions": False, "autoinstall_known_extensions": False}
 
 _EXTENSION_WHEELS = {
     "ducklake": "duckdb_extension_ducklake",
