@@ -119,7 +119,7 @@ def commit_rate(store: Store, source: list[tuple[pa.Table, pa.Table, pa.Table]],
     total = 0.0
     for j in range(k):
         t, nd, u = source[(start + j) % len(source)]
-        tree = load_tree(t.to_pylist()[0], nd, u)
+        tree = load_tree(t.to_pylist()[0], nd.to_pylist(), u.to_pylist())
         shash = t["settings_hash"][0].as_py()
         t0 = time.perf_counter()
         store.commit(tree, doc_id=f"syn-{start + j:07d}", settings_hash=shash)

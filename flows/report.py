@@ -14,7 +14,8 @@ from typing import Any
 
 __all__ = ["COLUMNS", "Report", "Progress", "ARTIFACT_KEY"]
 
-COLUMNS = ("document", "status", "version", "pages", "nodes", "method", "seconds", "calls", "tokens", "error")
+COLUMNS = ("document", "status", "version", "pages", "nodes", "method", "seconds", "calls", "tokens", "error",
+           "warnings")
 ARTIFACT_KEY = "treebuild-backfill"
 """Artifact key prefix: runs of one flow share keys, so the UI shows each key's history."""
 MAX_FAILURES_IN_MESSAGE = 10
@@ -36,6 +37,7 @@ def row(result: dict[str, Any]) -> dict[str, Any]:
         "calls": result.get("calls", 0),
         "tokens": result.get("tokens", 0),
         "error": result.get("error"),
+        "warnings": [str(w) for w in result.get("warnings") or []],  # the build's findings, one line each
     }
 
 
@@ -73,7 +75,8 @@ class Report:
                 "documents_per_second": round(len(self.rows) / secs, 2),
                 "pages_per_second": round(self.pages / secs, 1),
                 "calls": sum(r["calls"] or 0 for r in self.rows),
-                "tokens": sum(r["tokens"] or 0 for r in self.rows)}
+                "tokens": sum(r["tokens"] or 0 for r in self.rows),
+                "warnings": sum(len(r["warnings"]) for r in self.rows)}
 
     def failure_message(self) -> str:
         """``2 of 10 document(s) failed: a.pdf (cause); b.pdf (cause)`` for the run's Failed state."""
@@ -87,11 +90,11 @@ class Report:
         t = self.totals()
         lines = [f"# {title}", "",
                  "| documents | created | unchanged | failed | pages built | seconds | documents/s | pages/s "
-                 "| model calls | tokens |",
-                 "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+                 "| model calls | tokens | warnings |",
+                 "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
                  f"| {t['documents']} | {t['created']} | {t['unchanged']} | {t['failed']} | {t['pages']} "
                  f"| {t['seconds']} | {t['documents_per_second']} | {t['pages_per_second']} | {t['calls']} "
-                 f"| {t['tokens']} |", ""]
+                 f"| {t['tokens']} | {t['warnings']} |", ""]
         if self.failures:
             lines += ["## Failures", ""]
             lines += [f"- `{r['document']}`: {_md(r['error'])}" for r in self.failures]
@@ -106,7 +109,8 @@ class Report:
         """The table and summary artifacts of the current run."""
         from prefect.artifacts import create_markdown_artifact, create_table_artifact
 
-        create_table_artifact(table=[{c: r[c] for c in COLUMNS} for r in self.rows], key=ARTIFACT_KEY,
+        table = [{c: "; ".join(r[c]) if c == "warnings" else r[c] for c in COLUMNS} for r in self.rows]
+        create_table_artifact(table=table, key=ARTIFACT_KEY,
                               description=f"{title}: one row per document")
         create_markdown_artifact(markdown=self.markdown(title), key=f"{ARTIFACT_KEY}-summary",
                                  description=f"{title}: totals and failures")

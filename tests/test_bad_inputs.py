@@ -108,10 +108,22 @@ def corrupt_docx(tmp: Path) -> Path:
 
 
 def encrypted_docx(tmp: Path) -> Path:
-    """Word saves a password-protected .docx as an OLE2 compound file; its header is enough here."""
-    header = bytes.fromhex("d0cf11e0a1b11ae1") + b"\0" * 504
-    (tmp / "locked.docx").write_bytes(header + b"\0" * 1024)
+    """A real password-protected DOCX: the package encrypted into an OLE2 file (ECMA-376 agile encryption,
+    what Word writes), made with msoffcrypto-tool from a python-docx document."""
+    from msoffcrypto.format.ooxml import OOXMLFile
+
+    plain = _docx(tmp / "plain.docx")
+    with open(plain, "rb") as src, open(tmp / "locked.docx", "wb") as out:
+        OOXMLFile(src).encrypt("s3cret", out)
+    plain.unlink()
     return tmp / "locked.docx"
+
+
+def legacy_doc(tmp: Path) -> Path:
+    """An OLE2 compound file that is no encrypted package (a legacy .doc), named .docx."""
+    header = bytes.fromhex("d0cf11e0a1b11ae1") + b"\0" * 504
+    (tmp / "old.docx").write_bytes(header + b"\0" * 1024)
+    return tmp / "old.docx"
 
 
 def non_utf8_markdown(tmp: Path) -> Path:
@@ -153,8 +165,14 @@ CASES: dict[str, tuple[Callable[[Path], Path], list[str], int, str]] = {
                                        "document) (raise it with TREEBUILD_MAX_UNPACKED_MB if the document is "
                                        "genuine)"),
     "corrupt DOCX": (corrupt_docx, [], 1, "cannot open DOCX: "),
-    "encrypted DOCX": (encrypted_docx, [], 1, "encrypted or legacy Word file (OLE2 container), not a .docx "
-                                              "(remove the password or save it as .docx in Word or LibreOffice)"),
+    "encrypted DOCX, no password": (encrypted_docx, [], 1, "DOCX is password-protected (pass its password with "
+                                    "--password or TREEBUILD_PDF_PASSWORD, or save it without a password in Word or "
+                                    "LibreOffice)"),
+    "encrypted DOCX, wrong password": (encrypted_docx, ["--password", "guess"], 1, "wrong password for this "
+                                       "encrypted DOCX (check the --password value or TREEBUILD_PDF_PASSWORD)"),
+    "encrypted DOCX, right password": (encrypted_docx, ["--password", "s3cret"], 0, "wrote "),
+    "legacy .doc named .docx": (legacy_doc, [], 1, "legacy Word file (an OLE2 container such as .doc), not a .docx "
+                                                   "(save it as .docx in Word or LibreOffice)"),
     "non-UTF-8 Markdown": (non_utf8_markdown, [], 0, "warning   {path}: not valid UTF-8; read as Latin-1 (save it as "
                                                      "UTF-8 if characters look wrong)"),
     "wrong extension": (wrong_extension, [], 1, "content is a PDF, but the name ends in .docx "
@@ -215,6 +233,18 @@ def test_file_removed_mid_ingest_is_reported_and_the_batch_goes_on(tmp_path: Pat
     assert [(Path(r.path).name, str(r.status)) for r in results] == [
         ("a.md", "created"), ("b.md", "error"), ("c.md", "created")]
     assert results[1].error == f"{folder / 'b.md'}: file not found (check the path)"
+
+
+def test_encrypted_docx_is_decrypted_in_memory_with_its_password(tmp_path: Path) -> None:
+    from treebuild.readers import read
+    from treebuild.readers.common import file_digest
+
+    path = encrypted_docx(tmp_path)
+    doc = read(path, password="s3cret")
+    assert [(u.kind, u.text) for u in doc.units] == [("heading", "Scope"),
+                                                     ("paragraph", "This policy applies to everyone.")]
+    assert doc.sha256 == file_digest(path)[0]  # the source is the file as stored: encrypted
+    assert not list(tmp_path.glob("*.docx.*")) and [p.name for p in tmp_path.iterdir()] == ["locked.docx"]
 
 
 def test_docs_list_every_case_with_its_exact_message() -> None:

@@ -174,6 +174,17 @@ def test_unknown_ids_give_the_same_error_in_every_command(tmp_path: Path) -> Non
     assert res.output.strip() == f"error: {store}: document 'notes' version 1 has no node '0004' " \
                                  "(see `treebuild show notes`)"
     assert runner.invoke(app, ["sql", "SELECT * FROM subtree('notes', '0004')", *s]).exit_code == 0
+    # constant ids are checked wherever and however the call is written, even when other rows come back
+    for q in ("SELECT 1 AS n UNION ALL SELECT count(*) FROM node_text('notes', '0099')",
+              "select count(*) from SUBTREE( $$notes$$ , '0099' )",
+              "SELECT * FROM latest_trees WHERE doc_id IN (SELECT doc_id FROM node_path('notes', '0099'))"):
+        res = runner.invoke(app, ["sql", q, *s])
+        assert res.exit_code == 1 and res.output.strip() == node_error, (q, res.output)
+    # an id the query computes follows the SQL rule (zero rows); a string that only looks like a call is no call
+    res = runner.invoke(app, ["sql", "SELECT count(*) AS n FROM subtree('gh' || 'ost', '0000')", "-f", "csv", *s])
+    assert res.exit_code == 0 and res.output.split() == ["n", "0"], res.output
+    res = runner.invoke(app, ["sql", "SELECT 'subtree(''ghost'', ''0000'')' AS s", "-f", "csv", *s])
+    assert res.exit_code == 0 and "subtree('ghost', '0000')" in res.output, res.output
     # in SQL itself an unknown id is a documented empty result, not an error
     for macro in ("subtree", "node_path", "node_text"):
         assert Store(store).sql(f"SELECT * FROM {macro}('ghost', '0000')").num_rows == 0
@@ -315,6 +326,27 @@ def test_enums_are_stored_as_their_plain_strings(tmp_path: Path) -> None:
     assert json.dumps([IngestStatus.created, Format.pdf]) == '["created", "pdf"]'
 
 
+def test_origin_and_method_are_enums_over_the_stored_strings(tmp_path: Path) -> None:
+    from treebuild.model import Method, Origin, StructureSource
+
+    store = _store_with_doc(tmp_path)
+    tree = Store(store).tree("notes")
+    assert isinstance(tree.method, Method) and tree.method.sources == (StructureSource.headings,)
+    assert all(isinstance(n.origin, Origin) for n in tree.walk())
+    assert {n.origin for n in tree.walk()} <= {Origin.heading, Origin.preface}
+    assert Store(store).documents()[0].method.sources == (StructureSource.headings,)
+    rows = Store(store).sql("SELECT DISTINCT origin FROM nodes UNION ALL SELECT method FROM trees").to_pylist()
+    assert all(type(r["origin"]) is str for r in rows)  # stored as the plain strings, unchanged
+    # a combination: typed parts, the stored string format, duplicates dropped, unknown names refused
+    combined = Method([StructureSource.toc, StructureSource.sec, StructureSource.toc, StructureSource.headings])
+    assert combined == "toc+sec+headings" and Method("toc+sec+headings") == combined
+    assert Method("toc+headings").sources == (StructureSource.toc, StructureSource.headings)
+    assert json.dumps({"method": Method("outline+toc")}) == '{"method": "outline+toc"}'
+    for bad in ("toc+bogus", "", "heading"):  # "heading" is a node origin, not a source
+        with pytest.raises(ValueError):
+            Method(bad)
+
+
 def test_model_budget_warning_is_printed(server: Any, tmp_path: Path) -> None:
     from openai_server import echo_summaries
 
@@ -341,3 +373,56 @@ def test_names_other_command_modules_import_stay_available() -> None:
         assert hasattr(cli, name), name
     config = cli._model_config("openai/x", api_base="http://127.0.0.1:1/v1", max_calls=None)
     assert (config.model, config.api_base, config.max_calls) == ("openai/x", "http://127.0.0.1:1/v1", None)
+
+
+def test_every_declared_dependency_is_imported() -> None:
+    """No dependency is declared that the package never imports (by statement, or by name for the DuckDB
+    extension wheels loaded with importlib)."""
+    import re
+    import tomllib
+    from importlib.metadata import packages_distributions
+
+    root = Path(__file__).resolve().parent.parent
+    declared = tomllib.loads((root / "pyproject.toml").read_text())["project"]["dependencies"]
+    modules: dict[str, set[str]] = {}
+    for module, dists in packages_distributions().items():
+        for dist in dists:
+            modules.setdefault(dist.lower().replace("_", "-"), set()).add(module)
+    source = "\n".join(p.read_text() for folder in ("treebuild", "flows") for p in (root / folder).rglob("*.py"))
+    unused = []
+    for requirement in declared:
+        name = re.split(r"[<>=!~\[; ]", requirement, maxsplit=1)[0].lower().replace("_", "-")
+        found = modules.get(name, set())
+        assert found, f"{name} is declared but not installed"
+        if not any(re.search(rf"^\s*(?:import|from) {re.escape(m)}\b|[\"']{re.escape(m)}[\"']", source, re.MULTILINE)
+                   for m in found):
+            unused.append(name)
+    assert unused == []
+
+
+def test_backfill_rows_carry_and_count_warnings(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A backfill's report row keeps each document's warnings, the totals count them, and the CLI prints
+    them one per line like `ingest` (the rows come from real ingests; the Prefect run is tested in test_flows)."""
+    from dataclasses import asdict
+
+    from flows.report import Report
+    from treebuild.cli_flows import _print_row
+    from treebuild.ingestion import ingest
+
+    scan = pymupdf.open()
+    page = scan.new_page()
+    page.insert_image(page.rect, pixmap=pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 8, 8), 0))
+    scan.save(tmp_path / "scan.pdf")
+    (tmp_path / "fine.md").write_text(MD)
+    report = Report(total=2)
+    for name in ("scan.pdf", "fine.md"):
+        report.add({**asdict(ingest(tmp_path / name, tmp_path / "s")), "path": str(tmp_path / name)})
+    scanned, fine = report.rows
+    assert any("no text layer" in w for w in scanned["warnings"]) and fine["warnings"] == []
+    assert report.totals()["warnings"] == len(scanned["warnings"]) >= 1
+    assert f"| {report.totals()['warnings']} |" in report.markdown("backfill")
+    _print_row(scanned)
+    captured = capsys.readouterr()
+    assert "1 warning)" in captured.out or "warnings)" in captured.out
+    assert [line for line in captured.err.splitlines() if line.startswith("warning   ")
+            and "no text layer" in line and str(tmp_path / "scan.pdf") in line]

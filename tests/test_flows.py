@@ -104,7 +104,8 @@ def test_backfill_fails_loudly_commits_the_rest_and_reruns_create_nothing(prefec
     assert by_name["report1.pdf"]["status"] == "created" and by_name["report1.pdf"]["version"] == 1
     assert by_name["report1.pdf"]["pages"] == 3 and by_name["report1.pdf"]["method"] == "outline"
     assert set(by_name["report1.pdf"]) == {"document", "status", "version", "pages", "nodes", "method", "seconds",
-                                           "calls", "tokens", "error"}
+                                           "calls", "tokens", "error", "warnings"}
+    assert isinstance(by_name["report1.pdf"]["warnings"], str)  # the build's warnings, joined with "; "
     summary = arts["treebuild-backfill-summary"].data
     assert "broken.pdf" in summary and "| 6 | 4 | 0 | 2 |" in summary
     assert arts["treebuild-backfill-progress"].data == 100.0

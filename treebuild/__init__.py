@@ -21,7 +21,8 @@ _EXPORTS: dict[str, str] = {
     "BuildSettings": ".settings", "ModelConfig": ".settings", "Limits": ".settings", "OFFLINE_MODEL": ".settings",
     "Tree": ".model", "Node": ".model", "Mark": ".model", "Pos": ".model", "Unit": ".model",
     "SourceDoc": ".model", "OutlineEntry": ".model", "Line": ".model", "Usage": ".model", "Format": ".model",
-    "UnitKind": ".model", "IngestStatus": ".ingestion",
+    "UnitKind": ".model", "Origin": ".model", "StructureSource": ".model", "Method": ".model",
+    "IngestStatus": ".ingestion",
     "TreebuildError": ".errors", "ReadError": ".errors", "UnsupportedFormat": ".errors",
     "StoreError": ".errors", "NotFound": ".errors",
     "navigate": ".query", "QueryResult": ".query",
@@ -31,7 +32,8 @@ __all__ = [
     "__version__", "build", "build_doc", "read", "ingest", "ingest_many", "IngestResult", "Store", "DocVersion",
     "CommitResult", "to_pageindex", "outline_lines", "BuildSettings", "ModelConfig", "Limits", "OFFLINE_MODEL",
     "Tree", "Node", "Mark", "Pos", "Unit", "SourceDoc", "OutlineEntry", "Line", "Usage", "TreebuildError",
-    "ReadError", "UnsupportedFormat", "StoreError", "NotFound", "Format", "UnitKind", "IngestStatus",
+    "ReadError", "UnsupportedFormat", "StoreError", "NotFound", "Format", "UnitKind", "Origin",
+    "StructureSource", "Method", "IngestStatus",
     "navigate", "QueryResult",
 ]
 
@@ -53,7 +55,22 @@ if TYPE_CHECKING:
     from .errors import NotFound, ReadError, StoreError, TreebuildError, UnsupportedFormat
     from .export import outline_lines, to_pageindex
     from .ingestion import IngestResult, IngestStatus, ingest, ingest_many
-    from .model import Format, Line, Mark, Node, OutlineEntry, Pos, SourceDoc, Tree, Unit, UnitKind, Usage
+    from .model import (
+        Format,
+        Line,
+        Mark,
+        Method,
+        Node,
+        Origin,
+        OutlineEntry,
+        Pos,
+        SourceDoc,
+        StructureSource,
+        Tree,
+        Unit,
+        UnitKind,
+        Usage,
+    )
     from .pipeline import build, build_doc
     from .query import QueryResult, navigate
     from .readers import read

@@ -106,12 +106,15 @@ def open_store(store: str | None, catalog: str | None = None) -> Store:
 
 
 def _load_tree(st: Store, doc_id: str, version: int | None) -> Tree:
-    versions = [v.version for v in st.versions(doc_id)]
-    if not versions:
-        raise unknown_document(doc_id, st)
-    if version is not None and version not in versions:
-        raise unknown_version(doc_id, version, versions, st)
-    return st.tree(doc_id, version)
+    try:
+        return st.tree(doc_id, version)
+    except NotFound:  # say which: the document or the version (the versions are read only on this path)
+        versions = [v.version for v in st.versions(doc_id)]
+        if not versions:
+            raise unknown_document(doc_id, st) from None
+        if version is not None and version not in versions:
+            raise unknown_version(doc_id, version, versions, st) from None
+        raise
 
 
 # ---------------------------------------------------------------------- build and model options
@@ -195,7 +198,7 @@ _BUILD_OPTIONS: dict[str, Any] = {
     "timeout": TimeoutOpt,
     "model_structure": ModelStructureOpt,
     "password": Annotated[str | None, typer.Option("--password", show_default=False, help="Password of encrypted "
-                                                   "PDFs (better: env TREEBUILD_PDF_PASSWORD).")],
+                                                   "PDF and DOCX files (better: env TREEBUILD_PDF_PASSWORD).")],
 }
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -456,8 +459,7 @@ _WRITING_FUNCTION = re.compile(r"\bducklake[._](?:expire_snapshots|merge_adjacen
                                r"add_data_files|set_commit_message)\b", re.IGNORECASE)
 _SQL_HINT = ("views: trees, nodes, units, latest_trees, latest_nodes; "
              "macros: subtree(doc, id), node_path(doc, id), node_text(doc, id)")
-_MACRO_CALL = re.compile(r"\b(?:subtree|node_path|node_text)\s*\(\s*'((?:[^']|'')*)'\s*,\s*'((?:[^']|'')*)'"
-                         r"(?:\s*,\s*(?:v\s*:=\s*)?(\d+))?\s*\)", re.IGNORECASE)
+_ID_MACROS = frozenset({"subtree", "node_path", "node_text"})
 
 
 @app.command()
@@ -477,13 +479,12 @@ def sql(
         st = open_store(store, catalog)
         con = st.connect()
         _check_read_only(con, query)
+        _check_macro_ids(con, query, st)
         rel = con.sql(query)
         if rel is None:
             return
         columns = rel.columns
         rows = rel.fetchall()
-        if not rows:
-            _check_macro_ids(con, query, st)
     except TreebuildError as exc:
         _fail(exc)
     except duckdb.Error as exc:
@@ -518,21 +519,70 @@ def _check_read_only(con: duckdb.DuckDBPyConnection, query: str) -> None:
                              hint=hint)
 
 
+def _macro_calls(con: duckdb.DuckDBPyConnection, query: str) -> list[tuple[Any, Any, Any]]:
+    """(doc, node, version) of every subtree/node_path/node_text call in the query, wherever it is (joins,
+    subqueries, UNION), read from DuckDB's own parse tree. An argument written as a constant is its value,
+    a computed one (a column, ``'a' || 'b'``, a parameter) is ``_COMPUTED``; an omitted version is None."""
+    try:
+        row = con.execute("SELECT json_serialize_sql(?)", [query]).fetchone()
+        parsed = json.loads(row[0]) if row else {}
+    except (duckdb.Error, ValueError):
+        return []
+    calls: list[tuple[Any, Any, Any]] = []
+
+    def value(arg: dict[str, Any] | None) -> Any:
+        if arg is None:
+            return None
+        if arg.get("class") != "CONSTANT" or arg["value"].get("is_null"):
+            return _COMPUTED
+        return arg["value"].get("value")
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            if node.get("class") == "FUNCTION" and str(node.get("function_name", "")).lower() in _ID_MACROS:
+                args = node.get("children") or []
+                positional = [a for a in args if not a.get("alias")]
+                named = {a["alias"].lower(): a for a in args if a.get("alias")}
+                if len(positional) >= 2:
+                    version = positional[2] if len(positional) > 2 else named.get("v")
+                    calls.append((value(positional[0]), value(positional[1]), value(version)))
+            for child in node.values():
+                walk(child)
+        elif isinstance(node, list):
+            for child in node:
+                walk(child)
+
+    if not parsed.get("error"):  # only SELECT statements serialise; EXPLAIN/DESCRIBE run no macro
+        walk(parsed.get("statements"))
+    return calls
+
+
+_COMPUTED = object()  # an argument the query computes: known only while it runs
+
+
 def _check_macro_ids(con: duckdb.DuckDBPyConnection, query: str, st: Store) -> None:
-    """An empty result from subtree/node_path/node_text with an unknown doc or node is an error here
-    (in SQL itself it is a documented empty result)."""
-    for doc, node, number in _MACRO_CALL.findall(query):
-        doc, node = doc.replace("''", "'"), node.replace("''", "'")
+    """Before the query runs: every doc, version and node id written as a constant in a subtree/node_path/
+    node_text call must exist (else the same error as `show` and `text`); in SQL itself, and for ids the
+    query computes, an unknown id is the documented empty result."""
+    for doc, node, number in _macro_calls(con, query):
+        if doc is _COMPUTED:
+            continue
+        doc = str(doc)
         versions = [v.version for v in st.versions(doc)]
         if not versions:
             raise unknown_document(doc, st)
-        version = int(number) if number else versions[-1]
+        if number is _COMPUTED:
+            continue
+        given = int(number) if number not in (None, 0) else None  # 0 or omitted: the latest version
+        version = given if given is not None else versions[-1]
         if version not in versions:
             raise unknown_version(doc, version, versions, st)
+        if node is _COMPUTED:
+            continue
         row = con.execute("SELECT count(*) FROM nodes WHERE doc_id = $1 AND version = $2 AND node_id = $3",
-                          [doc, version, node]).fetchone()
+                          [doc, version, str(node)]).fetchone()
         if row is None or not row[0]:
-            raise unknown_node(doc, node, st, int(number) if number else None)
+            raise unknown_node(doc, str(node), st, given)
 
 
 def _text(v: Any) -> str:

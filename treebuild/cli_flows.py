@@ -16,7 +16,19 @@ import typer
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
-from .cli import ApiBaseOpt, ApiKeyOpt, CatalogOpt, ModelOpt, StoreOpt, _fail, _parse_meta, app, err, out
+from .cli import (
+    ApiBaseOpt,
+    ApiKeyOpt,
+    CatalogOpt,
+    ModelOpt,
+    StoreOpt,
+    _fail,
+    _parse_meta,
+    app,
+    err,
+    out,
+    print_warnings,
+)
 from .errors import TreebuildError
 
 __all__ = ["backfill", "serve"]
@@ -118,10 +130,13 @@ def _print_row(r: dict[str, Any]) -> None:
     if r["status"] == "failed":
         err.print(f"[red]failed[/]    {escape(r['error'] or '')}", highlight=False)
     elif r["status"] == "created":
+        n = len(r.get("warnings") or [])
+        warned = f", {n} warning{'s' if n > 1 else ''}" if n else ""
         out.print(f"[green]created[/]   {name} v{r['version']}  ({r['nodes']} nodes, {r['method']}, "
-                  f"{r['seconds']:.2f}s)", highlight=False)
+                  f"{r['seconds']:.2f}s{warned})", highlight=False)
     else:
         out.print(f"[dim]unchanged[/] {name} v{r['version']}", highlight=False)
+    print_warnings(r.get("warnings") or [])  # each names its file, as `ingest` prints them
 
 
 def _finish(state: Any) -> None:
@@ -132,7 +147,8 @@ def _finish(state: Any) -> None:
     t = report["totals"]
     err.print(f"backfill: {t['documents']} document(s): {t['created']} created, {t['unchanged']} unchanged, "
               f"{t['failed']} failed; {t['pages']} pages built in {t['seconds']} s ({t['documents_per_second']} "
-              f"documents/s, {t['pages_per_second']} pages/s); {t['calls']} model calls, {t['tokens']} tokens",
+              f"documents/s, {t['pages_per_second']} pages/s); {t['calls']} model calls, {t['tokens']} tokens; "
+              f"{t.get('warnings', 0)} warnings",
               highlight=False, markup=False)
     failed = [r for r in report["rows"] if r["status"] == "failed"]
     if failed or not state.is_completed():

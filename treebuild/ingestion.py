@@ -13,6 +13,7 @@ from enum import StrEnum
 from pathlib import Path
 
 from .errors import TreebuildError
+from .model import Method
 from .pipeline import build_doc
 from .readers import SUPPORTED_SUFFIXES, preflight, read
 from .readers.common import file_digest
@@ -43,12 +44,12 @@ class IngestResult:
 
     path: str
     doc_id: str
-    status: str
+    status: IngestStatus
     version: int | None = None
     seconds: float = 0.0
     nodes: int = 0
     pages: int | None = None
-    method: str | None = None
+    method: Method | None = None
     error: str | None = None
     calls: int = 0  # model requests of this build (0 when unchanged or offline)
     tokens: int = 0  # model prompt + completion tokens of this build

@@ -8,7 +8,7 @@ text is exact and sections that share a page split that page where the next one 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import PurePath
@@ -17,6 +17,9 @@ from typing import Any, NamedTuple
 __all__ = [
     "Format",
     "UnitKind",
+    "Origin",
+    "StructureSource",
+    "Method",
     "Pos",
     "Line",
     "Unit",
@@ -45,6 +48,56 @@ class UnitKind(StrEnum):
     heading = "heading"
     table = "table"
     code = "code"
+
+
+class Origin(StrEnum):
+    """Where a node's start came from (stored as the plain string in ``nodes.origin``)."""
+
+    outline = "outline"  # a PDF bookmark
+    toc = "toc"  # a printed table-of-contents entry
+    heading = "heading"  # a heading the format declares, or one found by its typography
+    numbering = "numbering"  # a numbered heading (1.2, Note 4, Exhibit 10)
+    sec = "sec"  # a SEC filing's Part or Item
+    filing = "filing"  # a filing section its own rules place (financial statements, exhibits)
+    model = "model"  # a model's proposal, verified on the page
+    window = "window"  # a page window: no structure found, or a large leaf subdivided
+    preface = "preface"  # the text before the first section
+    single = "single"  # the whole document as one node
+    imported = "imported"  # from a PageIndex tree
+
+
+class StructureSource(StrEnum):
+    """A structure source whose marks a tree used: the parts of :class:`Method`."""
+
+    outline = "outline"
+    toc = "toc"
+    headings = "headings"
+    sec = "sec"
+    model = "model"
+    windows = "windows"
+    single = "single"  # no source found sections
+    imported = "imported"
+
+
+class Method(str):
+    """How a tree was built: the structure sources used, in order, joined with ``+`` (``toc+headings``).
+
+    A ``str`` (stored, printed and compared as that string) whose parts are checked against
+    :class:`StructureSource`; ``sources`` gives them typed.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, value: str | Iterable[str]) -> Method:
+        parts = value.split("+") if isinstance(value, str) else list(value)
+        sources = [StructureSource(p) for p in parts]  # ValueError for a name that is no source
+        if not sources:
+            raise ValueError("a method names at least one structure source")
+        return super().__new__(cls, "+".join(dict.fromkeys(sources)))
+
+    @property
+    def sources(self) -> tuple[StructureSource, ...]:
+        return tuple(StructureSource(p) for p in self.split("+"))
 
 
 class Pos(NamedTuple):
@@ -83,7 +136,7 @@ class Unit:
     """
 
     index: int
-    kind: str  # a UnitKind: "page" | "paragraph" | "heading" | "table" | "code"
+    kind: UnitKind
     text: str
     page: int | None = None  # 1-based physical page for paged formats
     label: str | None = None  # printed page label from the PDF, e.g. "iv", "12", "F-3"
@@ -125,7 +178,7 @@ class SourceDoc:
     """
 
     path: str
-    format: str  # a Format: "pdf" | "docx" | "markdown"
+    format: Format
     units: list[Unit]
     sha256: str
     size: int
@@ -180,14 +233,13 @@ class SourceDoc:
 class Mark:
     """A proposed section start from one structure source.
 
-    ``level`` is 1-based nesting depth. ``origin`` names the source (``outline``,
-    ``toc``, ``heading``, ``numbering``, ``window``, ``model`` ...), ``confidence`` is 0..1.
+    ``level`` is 1-based nesting depth. ``origin`` names the source, ``confidence`` is 0..1.
     """
 
     title: str
     level: int
     pos: Pos
-    origin: str
+    origin: Origin
     confidence: float = 1.0
 
 
@@ -217,7 +269,7 @@ class Node:
     ordinal: int
     start: Pos
     end: Pos
-    origin: str
+    origin: Origin
     confidence: float = 1.0
     start_page: int | None = None
     end_page: int | None = None
@@ -280,7 +332,7 @@ class Tree:
 
     doc: SourceDoc
     roots: list[Node]
-    method: str  # "outline" | "toc" | "headings" | "windows" | "single" | combinations
+    method: Method
     settings: dict[str, Any] = field(default_factory=dict)
     stats: dict[str, Any] = field(default_factory=dict)
     description: str | None = None

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import TreebuildError
-from .model import Mark, Node, Pos, SourceDoc, Tree
+from .model import Mark, Method, Node, Origin, Pos, SourceDoc, StructureSource, Tree
 from .readers import read
 from .settings import OFFLINE_MODEL, ModelConfig, settings_hash
 from .store import CommitResult, Store, doc_id_for, valid_doc_id
@@ -32,9 +32,9 @@ from .structure.outline import Furniture, _title_line
 
 __all__ = ["IMPORTED_ORIGIN", "UNPLACED_CONFIDENCE", "load_pageindex", "from_pageindex", "import_pageindex"]
 
-IMPORTED_ORIGIN = "imported"
+IMPORTED_ORIGIN = Origin.imported
 UNPLACED_CONFIDENCE = 0.5  # the title was not found on its start page: the node starts at the page top
-_IMPORT_METHOD = "imported"
+_IMPORT_METHOD = Method([StructureSource.imported])
 
 
 def load_pageindex(path: str | Path) -> dict[str, Any]:

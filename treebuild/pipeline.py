@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__
-from .model import Node, SourceDoc, Tree, Usage
+from .model import Method, Node, SourceDoc, StructureSource, Tree, Usage
 from .readers import read
 from .settings import BuildSettings, ModelConfig, resolve_settings
 from .structure import Layout, analyze, build_nodes
@@ -32,7 +32,7 @@ class BuildContext:
     model_config: ModelConfig
     cache: SummaryCache | None = None
     roots: list[Node] = field(default_factory=list)
-    method: str = ""
+    method: Method = field(default_factory=lambda: Method(StructureSource.single))
     warnings: list[str] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
     usage: Usage = field(default_factory=Usage)

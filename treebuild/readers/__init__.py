@@ -47,7 +47,7 @@ _BACKENDS: dict[str, tuple[str, str, tuple[str, ...]]] = {
 FORMATS = tuple(_BACKENDS)
 SUPPORTED_SUFFIXES = tuple(s for _m, _c, suffixes in _BACKENDS.values() for s in suffixes)
 _loaded: dict[str, Reader] = {}
-PASSWORD_ENV = "TREEBUILD_PDF_PASSWORD"  # password for encrypted PDFs when none is passed
+PASSWORD_ENV = "TREEBUILD_PDF_PASSWORD"  # password for encrypted PDFs and DOCX files when none is passed
 
 # Magic bytes of the binary formats we take, or that are often mislabelled as ours.
 _MAGIC: tuple[tuple[bytes, str], ...] = (
@@ -129,8 +129,7 @@ def _sniff(path: Path, fmt: str) -> None:
                             hint="check the file's real type and rename it")
     elif found != expected:
         if found == "OLE2" and fmt == "docx":
-            raise ReadError("encrypted or legacy Word file (OLE2 container), not a .docx", path=str(path),
-                            hint="remove the password or save it as .docx in Word or LibreOffice")
+            return  # a password-protected DOCX, or a legacy .doc: the DOCX reader tells which
         if found is None:
             header = "%PDF-" if fmt == "pdf" else "ZIP"
             raise ReadError(f"not a {fmt.upper()} file (no {header} header at its start)", path=str(path),
@@ -156,7 +155,7 @@ def read(path: str | Path, *, limits: Limits | None = None, password: str | None
     """Read a document with the reader for its suffix; errors name the file, the cause and the cap.
 
     ``limits`` defaults to :class:`~treebuild.settings.Limits` from the environment; ``password``
-    (default: ``TREEBUILD_PDF_PASSWORD``) opens an encrypted PDF.
+    (default: ``TREEBUILD_PDF_PASSWORD``) opens an encrypted PDF or a password-protected DOCX.
     """
     p = Path(path)
     limits = preflight(p, limits)

@@ -13,13 +13,14 @@ so an 800-page handbook reads in well under a second.
 
 from __future__ import annotations
 
+import io
 import re
 import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import docx
 from docx.opc.constants import RELATIONSHIP_TYPE as RT
@@ -55,6 +56,7 @@ _SKIP = frozenset(qn(t) for t in (
     "w:footnoteReference", "w:endnoteReference", "w:commentReference", "w:sdtPr", "w:sdtEndPr",
     "w:rPrChange", "w:pPrChange",
 )) | {"{http://schemas.openxmlformats.org/markup-compatibility/2006}AlternateContent"}
+_OLE2_MAGIC = bytes.fromhex("d0cf11e0a1b11ae1")  # the header of an encrypted DOCX (and of a legacy .doc)
 _CORE_FIELDS = ("title", "author", "subject", "keywords", "category", "comments", "content_status",
                 "identifier", "language", "version", "last_modified_by", "created", "modified", "last_printed")
 
@@ -67,9 +69,10 @@ class DocxReader:
 
     def read(self, path: Path, limits: Limits | None = None, password: str | None = None) -> SourceDoc:
         sha, size = file_digest(path)
-        check_unpacked(path, _unpacked_size(path), limits or Limits())
+        package = _open_package(path, password)
+        check_unpacked(path, _unpacked_size(path, package), limits or Limits())
         try:
-            document = docx.Document(str(path))
+            document = docx.Document(package)
         except Exception as exc:  # python-docx raises several types for broken or foreign files
             raise ReadError(f"cannot open DOCX: {exc}", path=str(path),
                             hint="check that the file is a complete Word .docx (not .doc, not password-protected)"
@@ -87,10 +90,47 @@ class DocxReader:
         )
 
 
-def _unpacked_size(path: Path) -> int:
+def _open_package(path: Path, password: str | None) -> str | IO[bytes]:
+    """The DOCX package to parse: the file itself, or, for a password-protected document, the package
+    decrypted in memory. Word encrypts the whole package into an OLE2 compound file (``EncryptionInfo``
+    and ``EncryptedPackage`` streams); a legacy ``.doc`` is an OLE2 file too, but not encrypted OOXML."""
+    with open(path, "rb") as fh:
+        if fh.read(len(_OLE2_MAGIC)) != _OLE2_MAGIC:
+            return str(path)
+    import msoffcrypto
+    from msoffcrypto.exceptions import DecryptionError, FileFormatError, InvalidKeyError, ParseError
+
+    with open(path, "rb") as fh:
+        try:
+            office = msoffcrypto.OfficeFile(fh)
+            encrypted_ooxml = office.format == "ooxml" and office.is_encrypted()
+        except (FileFormatError, ParseError, OSError, ValueError):
+            encrypted_ooxml = False
+        if not encrypted_ooxml:
+            raise ReadError("legacy Word file (an OLE2 container such as .doc), not a .docx", path=str(path),
+                            hint="save it as .docx in Word or LibreOffice")
+        if not password:
+            raise ReadError("DOCX is password-protected", path=str(path),
+                            hint="pass its password with --password or TREEBUILD_PDF_PASSWORD, or save it "
+                                 "without a password in Word or LibreOffice")
+        out = io.BytesIO()
+        try:
+            office.load_key(password=password)
+            office.decrypt(out)
+        except InvalidKeyError:
+            raise ReadError("wrong password for this encrypted DOCX", path=str(path),
+                            hint="check the --password value or TREEBUILD_PDF_PASSWORD") from None
+        except (DecryptionError, ParseError, ValueError) as exc:
+            raise ReadError(f"cannot decrypt DOCX: {exc}", path=str(path),
+                            hint="save it without a password in Word or LibreOffice") from None
+    out.seek(0)
+    return out
+
+
+def _unpacked_size(path: Path, package: str | IO[bytes] | None = None) -> int:
     """Bytes the package's parts take once unzipped, from the zip directory (nothing inflated yet)."""
     try:
-        with zipfile.ZipFile(path) as zf:
+        with zipfile.ZipFile(package if package is not None else path) as zf:
             return sum(info.file_size for info in zf.infolist())
     except (zipfile.BadZipFile, OSError, ValueError) as exc:
         raise ReadError(f"cannot open DOCX: {exc}", path=str(path),

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from .catalog import view_sql
 from .lake import CATALOG_FILE, Location
-from .schema import NODES, SCHEMA_VERSION, TREES, UNITS
+from .schema import SCHEMA_VERSION
 from .store import CommitResult, DocVersion, Store, default_store_path, doc_id_for, valid_doc_id
 
 __all__ = [
@@ -22,3 +24,11 @@ __all__ = [
     "NODES",
     "UNITS",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name in {"TREES", "NODES", "UNITS"}:  # Arrow schemas, built on first use (see schema.py)
+        from . import schema
+
+        return getattr(schema, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -12,10 +12,14 @@ cast it back), so the optional version parameter defaults to ``0``: ``v`` omitte
 
 from __future__ import annotations
 
-import duckdb
-import pyarrow as pa
+from typing import TYPE_CHECKING
 
-from .schema import SCHEMA_VERSION, TABLES
+import duckdb
+
+from .schema import SCHEMA_VERSION
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 __all__ = ["view_sql", "table_sql", "CATALOG_FORMAT", "install", "catalog_format"]
 
@@ -27,6 +31,8 @@ SORT_KEYS = {"trees": "doc_id, version", "nodes": "doc_id, version, node_id", "u
 
 
 def _duck_type(t: pa.DataType) -> str:
+    import pyarrow as pa
+
     if pa.types.is_string(t):
         return "VARCHAR"
     if pa.types.is_int16(t):
@@ -50,6 +56,8 @@ def _duck_type(t: pa.DataType) -> str:
 
 def table_sql() -> str:
     """CREATE TABLE statements for the three tables."""
+    from .schema import TABLES
+
     out = []
     for name, schema in TABLES.items():
         cols = ",\n  ".join(f"{f.name} {_duck_type(f.type)}" for f in schema)

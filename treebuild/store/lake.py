@@ -28,6 +28,13 @@ CATALOG_FILE = "catalog.sqlite"  # SQLite: several local processes may write (a 
 DATA_DIR = "data"
 # How long a SQLite catalog waits for another writer before failing (ms); commits hold it for milliseconds.
 BUSY_TIMEOUT_MS = 60_000
+# DuckDB re-hashes an extension's whole binary (35 MB each) to check its signature on every LOAD: ~0.2-0.4 s of
+# every command's start. The signature guards extensions downloaded over plain HTTP; ours are loaded by path from
+# pinned PyPI wheels in the same environment as DuckDB's own (unsigned) native library, so the check adds no
+# protection there. The connection's SQL never reaches LOAD from a user (`treebuild sql` refuses it), and
+# autoloading is off, so no other extension file (e.g. one in ~/.duckdb/extensions) is ever loaded unchecked.
+_CONNECT_CONFIG: dict[str, str | bool | int | float | list[str]] = {
+    "allow_unsigned_extensions": True, "autoload_known_extensions": False, "autoinstall_known_extensions": False}
 
 _EXTENSION_WHEELS = {
     "ducklake": "duckdb_extension_ducklake",
@@ -148,14 +155,15 @@ def open_lake(loc: Location, *, read_only: bool) -> duckdb.DuckDBPyConnection:
     """A DuckDB connection with the store attached as ``tb`` and selected with ``USE``."""
     # The catalog answers many tiny queries: one thread per SQLite scan halves their latency; Parquet footers
     # of immutable data files are cached.
-    con = duckdb.connect()
+    con = duckdb.connect(config=_CONNECT_CONFIG)
     try:
         load_extension(con, "ducklake")
         if loc.shared_catalog:
             load_extension(con, "postgres_scanner")
         else:
             load_extension(con, "sqlite_scanner")
-        con.execute("SET sqlite_disable_multithreaded_scans = true; SET parquet_metadata_cache = true")
+            con.execute("SET sqlite_disable_multithreaded_scans = true")
+        con.execute("SET parquet_metadata_cache = true")
         if loc.is_remote:
             load_extension(con, "httpfs")
             con.execute(_s3_secret_sql())
@@ -207,7 +215,7 @@ def _catalog_identity(loc: Location) -> int | None:
 
 def shared_lake(loc: Location, *, read_only: bool) -> duckdb.DuckDBPyConnection:
     """``open_lake``, reusing this process's connection to the same store (loading the extensions and
-    attaching costs ~0.5-1 s; each new transaction still reads the catalog's latest snapshot)."""
+    attaching costs ~0.05-0.1 s; each new transaction still reads the catalog's latest snapshot)."""
     with _OPEN_LOCK:
         con = _OPEN.get(key := (loc.catalog, loc.data, read_only, _catalog_identity(loc)))
         if con is not None:

@@ -7,14 +7,16 @@ stored node's ``text()`` is the same exact span the builder cut.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pyarrow as pa
+from ..model import Format, Method, Node, Origin, Pos, SourceDoc, Tree, Unit, UnitKind, Usage
+from .schema import SCHEMA_VERSION, arrow_schema
 
-from ..model import Node, Pos, SourceDoc, Tree, Unit, Usage
-from .schema import NODES, SCHEMA_VERSION, TREES, UNITS
+if TYPE_CHECKING:  # the writers import pyarrow when they run; loading a tree (`show`) never needs it
+    import pyarrow as pa
 
 __all__ = ["tree_rows", "node_rows", "unit_rows", "load_tree"]
 
@@ -64,7 +66,9 @@ def tree_rows(tree: Tree, *, doc_id: str, version: int, load_id: str, created_at
         "schema_version": SCHEMA_VERSION,
         "load_id": load_id,
     }
-    return pa.Table.from_pylist([row], schema=TREES)
+    import pyarrow as pa
+
+    return pa.Table.from_pylist([row], schema=arrow_schema("trees"))
 
 
 def node_rows(tree: Tree, *, doc_id: str, version: int, load_id: str) -> pa.Table:
@@ -83,7 +87,9 @@ def node_rows(tree: Tree, *, doc_id: str, version: int, load_id: str) -> pa.Tabl
             "summary": n.summary, "summary_origin": n.summary_origin, "summary_key": n.summary_key,
             "schema_version": SCHEMA_VERSION, "load_id": load_id,
         })
-    return pa.Table.from_pylist(rows, schema=NODES)
+    import pyarrow as pa
+
+    return pa.Table.from_pylist(rows, schema=arrow_schema("nodes"))
 
 
 def unit_rows(tree: Tree, *, doc_id: str, version: int, load_id: str) -> pa.Table:
@@ -97,29 +103,38 @@ def unit_rows(tree: Tree, *, doc_id: str, version: int, load_id: str) -> pa.Tabl
         "text": [u.text for u in units],
         "schema_version": [SCHEMA_VERSION] * n, "load_id": [load_id] * n,
     }
-    return pa.Table.from_pydict(columns, schema=UNITS)
+    import pyarrow as pa
+
+    return pa.Table.from_pydict(columns, schema=arrow_schema("units"))
 
 
-def load_tree(tree_row: dict[str, Any], nodes: pa.Table, units: pa.Table) -> Tree:
-    """Rebuild a Tree (with its SourceDoc of stored units) from table rows."""
+def _pairs(value: Mapping[str, str] | Sequence[tuple[str, str]] | None) -> dict[str, str]:
+    """A MAP column as a dict: DuckDB returns a dict, Arrow a list of (key, value) pairs."""
+    if not value:
+        return {}
+    return dict(value.items() if isinstance(value, Mapping) else value)
+
+
+def load_tree(tree_row: dict[str, Any], nodes: Sequence[dict[str, Any]], units: Sequence[dict[str, Any]]) -> Tree:
+    """Rebuild a Tree (with its SourceDoc of stored units) from table rows (dicts, in any order)."""
     unit_list = [
-        Unit(index=r["unit_index"], kind=r["kind"], text=r["text"], page=r["page"], label=r["label"],
+        Unit(index=r["unit_index"], kind=UnitKind(r["kind"]), text=r["text"], page=r["page"], label=r["label"],
              heading_level=r["heading_level"], style=r["style"])
-        for r in units.sort_by("unit_index").to_pylist()
+        for r in sorted(units, key=lambda r: r["unit_index"])
     ]
     source_uri = tree_row["source_uri"]
     doc = SourceDoc(
-        path=_uri_path(source_uri), format=tree_row["format"], units=unit_list, sha256=tree_row["sha256"],
-        size=tree_row["size_bytes"], title=tree_row["title"], metadata=dict(tree_row["file_metadata"] or []),
+        path=_uri_path(source_uri), format=Format(tree_row["format"]), units=unit_list, sha256=tree_row["sha256"],
+        size=tree_row["size_bytes"], title=tree_row["title"], metadata=_pairs(tree_row["file_metadata"]),
         page_count=tree_row["page_count"],
     )
     by_id: dict[str, Node] = {}
     roots: list[Node] = []
-    for r in nodes.sort_by("node_id").to_pylist():
+    for r in sorted(nodes, key=lambda r: r["node_id"]):
         node = Node(
             node_id=r["node_id"], title=r["title"], depth=r["depth"], ordinal=r["ordinal"],
             start=Pos(r["start_unit"], r["start_char"]), end=Pos(r["end_unit"], r["end_char"]),
-            origin=r["origin"], confidence=r["confidence"], start_page=r["start_page"], end_page=r["end_page"],
+            origin=Origin(r["origin"]), confidence=r["confidence"], start_page=r["start_page"], end_page=r["end_page"],
             summary=r["summary"], summary_origin=r["summary_origin"], summary_key=r["summary_key"],
             text_sha256=r["text_sha256"], _doc=doc,
         )
@@ -129,16 +144,16 @@ def load_tree(tree_row: dict[str, Any], nodes: pa.Table, units: pa.Table) -> Tre
         (parent.children if parent is not None else roots).append(node)
     for siblings in [roots, *(n.children for n in by_id.values())]:
         siblings.sort(key=lambda n: n.ordinal)
-    failures = {k: int(v) for k, v in (tree_row["failures"] or [])}
+    failures = {k: int(v) for k, v in _pairs(tree_row["failures"]).items()}
     usage = Usage(calls=tree_row["calls"] or 0, prompt_tokens=tree_row["prompt_tokens"] or 0,
                   completion_tokens=tree_row["completion_tokens"] or 0, cost_usd=tree_row["cost_usd"] or 0.0,
                   failures=failures, reused=tree_row["reused_summaries"] or 0, retries=tree_row.get("retries") or 0)
     return Tree(
-        doc=doc, roots=roots, method=tree_row["method"], settings=json.loads(tree_row["settings"] or "{}"),
+        doc=doc, roots=roots, method=Method(tree_row["method"]), settings=json.loads(tree_row["settings"] or "{}"),
         stats=json.loads(tree_row["stats"] or "{}"), description=tree_row["description"],
         description_key=tree_row.get("description_key"), model=tree_row["model"],
         usage=usage, warnings=list(tree_row["warnings"] or []), doc_id=tree_row["doc_id"],
-        version=tree_row["version"], meta=dict(tree_row["meta"] or []),
+        version=tree_row["version"], meta=_pairs(tree_row["meta"]),
     )
 
 

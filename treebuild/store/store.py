@@ -27,17 +27,19 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import duckdb
-import pyarrow as pa
 from filelock import FileLock
 
 from ..errors import NotFound, StoreError
-from ..model import Tree
+from ..model import Method, Tree
 from .catalog import CATALOG_FORMAT, catalog_format, install
 from .lake import LAKE, Location, shared_lake
 from .rows import load_tree, node_rows, tree_rows, unit_rows
+
+if TYPE_CHECKING:  # pyarrow (with numpy, ~0.1 s) is imported only by writes and Arrow results, not by `list`/`show`
+    import pyarrow as pa
 
 __all__ = ["Store", "DocVersion", "CommitResult", "default_store_path", "valid_doc_id", "doc_id_for"]
 
@@ -90,7 +92,7 @@ class DocVersion:
     created_at: datetime
     source_name: str
     node_count: int
-    method: str
+    method: Method
 
 
 @dataclass(frozen=True)
@@ -254,13 +256,26 @@ class Store:
         try:
             return cur.execute(query, params or []).to_arrow_table()
         except duckdb.Error as exc:
-            raise StoreError(f"cannot read the store: {str(exc).splitlines()[0]}", path=self.location.display(),
-                             hint="a data file may be missing or damaged; see `treebuild gc --help`") from exc
+            raise self._read_error(exc) from exc
+
+    def _records(self, query: str, params: list[Any] | None = None) -> list[dict[str, Any]]:
+        """Rows as dicts without going through Arrow (the read paths of quick commands never import pyarrow)."""
+        cur = self._cursor()
+        try:
+            res = cur.execute(query, params or [])
+            names = [d[0] for d in res.description or []]
+            return [dict(zip(names, r, strict=True)) for r in res.fetchall()]
+        except duckdb.Error as exc:
+            raise self._read_error(exc) from exc
+
+    def _read_error(self, exc: duckdb.Error) -> StoreError:
+        return StoreError(f"cannot read the store: {str(exc).splitlines()[0]}", path=self.location.display(),
+                          hint="a data file may be missing or damaged; see `treebuild gc --help`")
 
     def versions(self, doc_id: str) -> list[DocVersion]:
         """Committed versions of one document, oldest first."""
-        rows = self._rows(f"SELECT {_DOC_VERSION_COLS} FROM trees WHERE doc_id = ? ORDER BY version", [doc_id])
-        return [_doc_version(r) for r in rows.to_pylist()]
+        rows = self._records(f"SELECT {_DOC_VERSION_COLS} FROM trees WHERE doc_id = ? ORDER BY version", [doc_id])
+        return [_doc_version(r) for r in rows]
 
     def documents(self, *, limit: int | None = None, offset: int = 0) -> list[DocVersion]:
         """The latest version of every document, by doc_id (``limit``/``offset`` page through them).
@@ -269,19 +284,21 @@ class Store:
         doc_id range (file and row-group pruning), instead of ranking every version of every document.
         """
         if limit is None:
-            rows = self._rows(f"SELECT {_DOC_VERSION_COLS} FROM latest_trees ORDER BY doc_id")
-            return [_doc_version(r) for r in rows.to_pylist()]
-        ids = self._rows(f"SELECT DISTINCT doc_id FROM trees ORDER BY doc_id LIMIT {int(limit)} OFFSET {int(offset)}")
-        if not ids.num_rows:
+            rows = self._records(f"SELECT {_DOC_VERSION_COLS} FROM latest_trees ORDER BY doc_id")
+            return [_doc_version(r) for r in rows]
+        page = f"LIMIT {int(limit)} OFFSET {int(offset)}"
+        ids = self._records(f"SELECT DISTINCT doc_id FROM trees ORDER BY doc_id {page}")
+        if not ids:
             return []
-        rows = self._rows(f"SELECT {_DOC_VERSION_COLS} FROM trees WHERE doc_id BETWEEN ? AND ? "
-                          "QUALIFY row_number() OVER (PARTITION BY doc_id ORDER BY version DESC) = 1 ORDER BY doc_id",
-                          [ids["doc_id"][0].as_py(), ids["doc_id"][-1].as_py()])
-        return [_doc_version(r) for r in rows.to_pylist()]
+        rows = self._records(f"SELECT {_DOC_VERSION_COLS} FROM trees WHERE doc_id BETWEEN ? AND ? "
+                             "QUALIFY row_number() OVER (PARTITION BY doc_id ORDER BY version DESC) = 1 "
+                             "ORDER BY doc_id",
+                             [ids[0]["doc_id"], ids[-1]["doc_id"]])
+        return [_doc_version(r) for r in rows]
 
     def document_count(self) -> int:
         """How many documents the store holds (reads the doc_id column of ``trees`` only)."""
-        return int(self._rows("SELECT count(DISTINCT doc_id) AS n FROM trees")["n"][0].as_py())
+        return int(self._records("SELECT count(DISTINCT doc_id) AS n FROM trees")[0]["n"])
 
     def tree_rows(self, doc_id: str | None = None, columns: list[str] | None = None) -> list[dict[str, Any]]:
         """The latest tree row of every document (or of ``doc_id`` only), by doc_id; reads tree rows only.
@@ -290,29 +307,30 @@ class Store:
         """
         cols = ", ".join(columns) if columns is not None else "*"
         if doc_id is None:
-            rows = self._rows(f"SELECT {cols} FROM latest_trees ORDER BY doc_id")
-        else:
-            rows = self._rows(f"SELECT {cols} FROM latest_trees WHERE doc_id = ?", [doc_id])
-        return rows.to_pylist()
+            return self._records(f"SELECT {cols} FROM latest_trees ORDER BY doc_id")
+        return self._records(f"SELECT {cols} FROM latest_trees WHERE doc_id = ?", [doc_id])
 
     def tree(self, doc_id: str, version: int | None = None) -> Tree:
         """Load a stored tree (latest version unless ``version`` is given)."""
-        versions = self.versions(doc_id)
-        if not versions:
-            raise NotFound(f"no document {doc_id!r} in store", path=self.location.display(),
-                           hint="list documents with `treebuild list`")
-        if version is None:
-            version = versions[-1].version
-        elif version not in {v.version for v in versions}:
+        # The tree row first, in one query for the latest version too; created_at is not part of a Tree (and
+        # reading a TIMESTAMPTZ would import pytz).
+        found = self._records("SELECT * EXCLUDE (created_at) FROM trees WHERE doc_id = $1 AND version = "
+                              "coalesce($2, (SELECT max(version) FROM trees WHERE doc_id = $1))", [doc_id, version])
+        if not found:
+            versions = self.versions(doc_id)
+            if not versions:
+                raise NotFound(f"no document {doc_id!r} in store", path=self.location.display(),
+                               hint="see `treebuild list`")
             raise NotFound(f"document {doc_id!r} has no version {version}", path=self.location.display(),
                            hint=f"versions: {', '.join(str(v.version) for v in versions)}")
+        row = found[0]
+        version = row["version"]
         key = [doc_id, version]
-        row = self._rows("SELECT * FROM trees WHERE doc_id = ? AND version = ?", key).to_pylist()[0]
-        nodes = self._rows("SELECT * FROM nodes WHERE doc_id = ? AND version = ? ORDER BY node_id", key)
-        units = self._rows("SELECT * FROM units WHERE doc_id = ? AND version = ? ORDER BY unit_index", key)
-        if nodes.num_rows != row["node_count"] or units.num_rows != row["unit_count"]:
-            raise StoreError(f"version {version} of {doc_id!r} is incomplete ({nodes.num_rows}/{row['node_count']} "
-                             f"nodes, {units.num_rows}/{row['unit_count']} units)", path=self.location.display(),
+        nodes = self._records("SELECT * FROM nodes WHERE doc_id = ? AND version = ? ORDER BY node_id", key)
+        units = self._records("SELECT * FROM units WHERE doc_id = ? AND version = ? ORDER BY unit_index", key)
+        if len(nodes) != row["node_count"] or len(units) != row["unit_count"]:
+            raise StoreError(f"version {version} of {doc_id!r} is incomplete ({len(nodes)}/{row['node_count']} "
+                             f"nodes, {len(units)}/{row['unit_count']} units)", path=self.location.display(),
                              hint="ingest the document again with --force")
         return load_tree(row, nodes, units)
 
@@ -513,12 +531,14 @@ class Store:
             con.close()
 
 
-_DOC_VERSION_COLS = "doc_id, version, sha256, settings_hash, created_at, source_name, node_count, method"
+# created_at as UTC wall-clock time: a TIMESTAMPTZ result would import pytz (~0.05 s) in every `list`.
+_DOC_VERSION_COLS = ("doc_id, version, sha256, settings_hash, created_at AT TIME ZONE 'UTC' AS created_at, "
+                     "source_name, node_count, method")
 
 
 def _doc_version(r: dict[str, Any]) -> DocVersion:
     created = r["created_at"]
     if isinstance(created, datetime):
-        created = created.astimezone(UTC)
+        created = created.replace(tzinfo=UTC) if created.tzinfo is None else created.astimezone(UTC)
     return DocVersion(r["doc_id"], r["version"], r["sha256"], r["settings_hash"], created, r["source_name"],
-                      r["node_count"], r["method"])
+                      r["node_count"], Method(r["method"]))

@@ -7,7 +7,7 @@ the same rules: a parent covers its children, siblings are in order, ids are pre
 
 from __future__ import annotations
 
-from ..model import Mark, Node, Pos, SourceDoc
+from ..model import Mark, Node, Origin, Pos, SourceDoc
 
 __all__ = ["assemble", "attach", "PREFACE_TITLE", "FRONT_MATTER_TITLE", "number_nodes", "set_pages"]
 
@@ -32,12 +32,12 @@ def assemble(doc: SourceDoc, marks: list[Mark], *, preface: bool = True) -> tupl
         first = starts[0]
         if first > Pos(0, 0) and doc.span_text(Pos(0, 0), first).strip():
             node = Node(node_id="", title=_preface_title(marks), depth=1, ordinal=0, start=Pos(0, 0),
-                        end=first, origin="preface", _doc=doc)
+                        end=first, origin=Origin.preface, _doc=doc)
             roots.append(node)
     _grow(doc, marks, starts, end, None, roots)
     if not marks:
         roots.append(Node(node_id="", title=doc.display_title, depth=1, ordinal=0,
-                          start=Pos(0, 0), end=end, origin="single", _doc=doc))
+                          start=Pos(0, 0), end=end, origin=Origin.single, _doc=doc))
     _set_ends(roots, end)
     number_nodes(roots)
     set_pages(doc, roots)

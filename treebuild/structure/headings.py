@@ -21,7 +21,7 @@ import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
-from ..model import Line, Mark, Pos, SourceDoc
+from ..model import Line, Mark, Origin, Pos, SourceDoc
 from .furniture import furniture
 from .heuristics import HEURISTICS as H
 from .numbering import NUMBER_WORDS, Numbering, common_prefix, is_label, parse_numbering, strip_dates, strip_numbering
@@ -585,7 +585,8 @@ def heading_marks(doc: SourceDoc, pages: range | None = None, *, skip_pages: set
 def to_marks(headings: list[Heading], *, base_level: int = 0) -> list[Mark]:
     out: list[Mark] = []
     for h in headings:
-        origin = "numbering" if h.numbering is not None and h.numbering.kind in ("decimal", "exhibit") else "heading"
+        numbered = h.numbering is not None and h.numbering.kind in ("decimal", "exhibit")
+        origin = Origin.numbering if numbered else Origin.heading
         conf = 0.8 if h.numbering is not None else (0.4 if h.minor else 0.6)
         out.append(Mark(title=h.title, level=h.level + base_level, pos=Pos(h.unit, h.char), origin=origin,
                         confidence=conf))

@@ -22,7 +22,7 @@ from ..llm.failures import ModelError
 from ..llm.runner import run_sync
 from ..llm.tokens import count_tokens
 from ..llm.transport import Transport
-from ..model import Mark, Pos, SourceDoc, Usage
+from ..model import Mark, Origin, Pos, SourceDoc, Usage
 from ..settings import ModelConfig
 from ..summarize.extractive import normalize
 from ..summarize.prompts import POLICY, Policy, structure_messages
@@ -107,7 +107,7 @@ def model_structure(doc: SourceDoc, config: ModelConfig, usage: Usage, *, transp
             result.dropped.append(f"{section.title} (page {section.page})")
             continue
         found.setdefault(pos, Mark(title=normalize(section.title), level=max(1, min(section.level, 6)), pos=pos,
-                                   origin="model", confidence=CONFIDENCE))
+                                   origin=Origin.model, confidence=CONFIDENCE))
     marks = sorted(found.values(), key=lambda m: m.pos)
     if marks:
         top = min(m.level for m in marks)

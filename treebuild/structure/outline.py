@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from ..model import Mark, OutlineEntry, Pos, SourceDoc, Unit
+from ..model import Mark, Origin, OutlineEntry, Pos, SourceDoc, Unit
 from .numbering import is_label, strip_numbering
 from .text import normalize_title
 
@@ -36,7 +36,7 @@ def outline_marks(doc: SourceDoc) -> list[Mark]:
     _place_by_title(doc, entries, positions, furniture)
     for entry, pos in zip(entries, positions, strict=True):
         title = entry.title.strip() or "(untitled)"
-        marks.append(Mark(title=title, level=entry.level, pos=pos, origin="outline"))
+        marks.append(Mark(title=title, level=entry.level, pos=pos, origin=Origin.outline))
     return marks
 
 

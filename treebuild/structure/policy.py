@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..model import Mark, SourceDoc, Usage
+from ..model import Mark, Method, SourceDoc, StructureSource, Usage
 from ..settings import BuildSettings, ModelConfig
 from .combine import enrich_outline, merge_skeletons, nest
 from .filing.source import FilingSource
@@ -30,7 +30,7 @@ __all__ = ["StructureResult", "combine"]
 @dataclass
 class StructureResult:
     marks: list[Mark]
-    method: str
+    method: Method
     warnings: list[str] = field(default_factory=list)
 
 
@@ -39,9 +39,9 @@ def combine(doc: SourceDoc, layout: Layout, settings: BuildSettings, model_confi
     """Marks for ``doc`` from the most trustworthy sources available (see the module docstring)."""
     warnings: list[str] = []
 
-    def done(marks: list[Mark], *used: Proposal | str) -> StructureResult:
-        names = [u if isinstance(u, str) else u.origin for u in used]
-        return StructureResult(marks, "+".join(dict.fromkeys(names)), warnings)
+    def done(marks: list[Mark], *used: Proposal | StructureSource) -> StructureResult:
+        return StructureResult(marks, Method(u if isinstance(u, StructureSource) else u.origin for u in used),
+                               warnings)
 
     if doc.outline and not settings.ignore_outline:
         outline = OutlineSource().propose(doc, layout)
@@ -52,7 +52,7 @@ def combine(doc: SourceDoc, layout: Layout, settings: BuildSettings, model_confi
             return done(richer, outline, toc) if richer is not None and toc else done(outline.marks, outline)
     declared = DeclaredSource().propose(doc, layout)
     if declared or not doc.paged:
-        return done(declared.marks, declared) if declared else done([], "single")
+        return done(declared.marks, declared) if declared else done([], StructureSource.single)
     toc = TocSource().propose(doc, layout)
     warnings.extend(toc.warnings)
     filing = FilingSource().propose(doc, layout)
@@ -76,7 +76,7 @@ def combine(doc: SourceDoc, layout: Layout, settings: BuildSettings, model_confi
         if model:
             return done(model.marks, model)
     windows = WindowsSource(settings.max_node_pages, settings.max_node_tokens).propose(doc, layout)
-    return done(windows.marks, windows) if windows else done([], "single")
+    return done(windows.marks, windows) if windows else done([], StructureSource.single)
 
 
 def _min_pages(doc: SourceDoc, settings: BuildSettings) -> int:

@@ -14,7 +14,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from ..model import Mark, Pos, SourceDoc, Usage
+from ..model import Mark, Pos, SourceDoc, StructureSource, Usage
 from ..settings import ModelConfig
 from .combine import levels_from_numbering
 from .declared import declared_marks
@@ -33,7 +33,7 @@ __all__ = ["Proposal", "Source", "OutlineSource", "DeclaredSource", "TocSource",
 class Proposal:
     """What one source proposes: marks (document order) and how they may be used."""
 
-    origin: str  # the source's name, used in the tree's ``method``
+    origin: StructureSource  # the source's name, used in the tree's ``method``
     marks: list[Mark] = field(default_factory=list)
     role: str = "sections"  # "sections" | "skeleton" | "headings"
     warnings: list[str] = field(default_factory=list)
@@ -47,7 +47,7 @@ class Proposal:
 class Source(Protocol):
     """A structure source: ``propose(doc, layout)`` returns its marks as a :class:`Proposal`."""
 
-    name: str
+    name: StructureSource
 
     def propose(self, doc: SourceDoc, layout: Layout) -> Proposal: ...
 
@@ -57,7 +57,7 @@ class Source(Protocol):
 class OutlineSource:
     """The PDF outline, when ``outline_quality`` finds it trustworthy."""
 
-    name = "outline"
+    name = StructureSource.outline
 
     def propose(self, doc: SourceDoc, layout: Layout) -> Proposal:
         if not doc.outline:
@@ -78,7 +78,7 @@ class OutlineSource:
 class DeclaredSource:
     """Headings the format declares (DOCX styles and outline levels, Markdown ``#``)."""
 
-    name = "headings"
+    name = StructureSource.headings
 
     def propose(self, doc: SourceDoc, layout: Layout) -> Proposal:
         return Proposal(self.name, declared_marks(doc))
@@ -87,7 +87,7 @@ class DeclaredSource:
 class TocSource:
     """The printed table of contents, placed on the body pages; dotted numbers fix its levels."""
 
-    name = "toc"
+    name = StructureSource.toc
 
     def propose(self, doc: SourceDoc, layout: Layout) -> Proposal:
         toc = layout.toc()
@@ -101,7 +101,7 @@ class TocSource:
 class HeadingsSource:
     """Typographic headings and numbering (minor run-in heads left out)."""
 
-    name = "headings"
+    name = StructureSource.headings
 
     def propose(self, doc: SourceDoc, layout: Layout) -> Proposal:
         headings = layout.scan().major()
@@ -111,7 +111,7 @@ class HeadingsSource:
 class ModelSource:
     """Opt-in: sections proposed by the model over page windows, each title verified on its page."""
 
-    name = "model"
+    name = StructureSource.model
 
     def __init__(self, config: ModelConfig, usage: Usage):
         self.config, self.usage = config, usage
@@ -132,7 +132,7 @@ class ModelSource:
 class WindowsSource:
     """Page windows: the last resort, so that no section is too large to read."""
 
-    name = "windows"
+    name = StructureSource.windows
 
     def __init__(self, max_pages: int, max_tokens: int):
         self.max_pages, self.max_tokens = max_pages, max_tokens

@@ -10,7 +10,7 @@ ids are renumbered in preorder and page ranges recomputed, so parents still cove
 
 from __future__ import annotations
 
-from ..model import Mark, Node, Pos, SourceDoc
+from ..model import Mark, Node, Origin, Pos, SourceDoc
 from ..settings import BuildSettings
 from .assemble import attach, number_nodes, set_pages
 from .combine import same_heading
@@ -93,7 +93,7 @@ def _window_children(doc: SourceDoc, parent: Node, start: Pos, end: Pos, setting
     for i, m in enumerate(marks):
         stop = marks[i + 1].pos if i + 1 < len(marks) else end
         kids.append(Node(node_id="", title=m.title, depth=parent.depth + 1, ordinal=i, start=m.pos, end=stop,
-                         origin="window", confidence=m.confidence, parent=parent, _doc=doc))
+                         origin=Origin.window, confidence=m.confidence, parent=parent, _doc=doc))
     if not parent.children:
         parent.children = kids
     return kids

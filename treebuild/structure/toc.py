@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..model import Mark, Pos, SourceDoc
+from ..model import Mark, Origin, Pos, SourceDoc
 from .heuristics import HEURISTICS as H
 from .pagemap import PageMap, parse_page_ref
 from .text import normalize_title
@@ -121,7 +121,7 @@ def _result(doc: SourceDoc, toc: list[int], entries: list[TocEntry], placements:
         if pos <= last:  # never move a start before (or onto) the previous one
             pos = p.pos
         last = pos
-        result.marks.append(Mark(title=p.entry.title, level=p.entry.level, pos=pos, origin="toc",
+        result.marks.append(Mark(title=p.entry.title, level=p.entry.level, pos=pos, origin=Origin.toc,
                                  confidence=p.confidence))
     return result
 

@@ -9,7 +9,7 @@ costs nothing.
 
 from __future__ import annotations
 
-from ..model import Mark, Pos, SourceDoc
+from ..model import Mark, Origin, Pos, SourceDoc
 
 __all__ = ["window_marks", "window_cuts", "span_chars", "estimate_tokens", "CHARS_PER_TOKEN"]
 
@@ -104,5 +104,5 @@ def window_marks(doc: SourceDoc, start: Pos, end: Pos, *, max_pages: int, max_to
             label = f"page {first}" if first == last else f"pages {first}-{last}"
         else:
             label = f"part {i + 1}"
-        marks.append(Mark(title=f"{title} ({label})", level=level, pos=cut, origin="window", confidence=0.3))
+        marks.append(Mark(title=f"{title} ({label})", level=level, pos=cut, origin=Origin.window, confidence=0.3))
     return marks

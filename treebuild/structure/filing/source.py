@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from ...model import Mark, Pos, SourceDoc
+from ...model import Mark, Origin, Pos, SourceDoc, StructureSource
 from ..headings import Heading
 from ..layout import Layout
 from ..sources import Proposal
@@ -18,15 +18,15 @@ __all__ = ["FilingSource", "FilingProposal", "sec_skeleton"]
 def sec_skeleton(sec: list[SecHeading]) -> list[Mark]:
     """Parts at level 1 and Items at level 2 (level 1 when the filing prints no Parts)."""
     parts = any(h.kind == "part" for h in sec)
-    return [Mark(title=h.title, level=h.level if parts else 1, pos=Pos(h.unit, h.char), origin="sec", confidence=0.9)
-            for h in sec]
+    return [Mark(title=h.title, level=h.level if parts else 1, pos=Pos(h.unit, h.char), origin=Origin.sec,
+                 confidence=0.9) for h in sec]
 
 
 class FilingProposal(Proposal):
     """Parts and Items, plus what the filing rules need later."""
 
     def __init__(self, filing: bool, sec: list[SecHeading], cover: int = 0):
-        super().__init__("sec", sec_skeleton(sec), role="skeleton")
+        super().__init__(StructureSource.sec, sec_skeleton(sec), role="skeleton")
         self.filing = filing
         self.sec = sec
         self.cover = cover
@@ -53,7 +53,7 @@ class FilingProposal(Proposal):
 class FilingSource:
     """SEC periodic reports: ``PART I`` .. ``PART IV`` and ``Item 1.`` .. ``Item 16.``."""
 
-    name = "sec"
+    name = StructureSource.sec
 
     def propose(self, doc: SourceDoc, layout: Layout) -> FilingProposal:
         if not doc.paged:

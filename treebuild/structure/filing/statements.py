@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ...model import Line, Mark, Pos, SourceDoc
+from ...model import Line, Mark, Origin, Pos, SourceDoc
 from ..headings import HeadingScan
 from ..numbering import parse_numbering
 from ..pagemap import PageMap
@@ -222,15 +222,15 @@ def statement_marks(doc: SourceDoc, scan: HeadingScan, start: Pos, end: Pos, ind
         placed = _index_entries(doc, index, end, scan.furniture)
         if placed:
             top = min(level for _, level, _, _ in placed)
-            marks = [Mark(t, base + 1 + level - top, pos, "toc", conf) for t, level, pos, conf in placed]
+            marks = [Mark(t, base + 1 + level - top, pos, Origin.toc, conf) for t, level, pos, conf in placed]
             if not any(is_note(m.title) for m in marks):
                 notes_to = next((m for m in marks if _NOTES_TO.match(m.title)), None)
                 after = notes_to.pos if notes_to is not None else max(m.pos for m in marks)
                 level = (notes_to.level + 1) if notes_to is not None else base + 1
-                marks += [Mark(t, level, pos, "numbering", conf) for t, pos, conf in _heading_entries(scan, after, end)
-                          if is_note(t) and pos >= after]
+                marks += [Mark(t, level, pos, Origin.numbering, conf)
+                          for t, pos, conf in _heading_entries(scan, after, end) if is_note(t) and pos >= after]
     if not marks:
-        marks = [Mark(t, base + 1, pos, "numbering" if is_note(t) else "heading", conf)
+        marks = [Mark(t, base + 1, pos, Origin.numbering if is_note(t) else Origin.heading, conf)
                  for t, pos, conf in _heading_entries(scan, start, end)]
     marks.sort(key=lambda m: m.pos)
     return nest_notes(marks)

@@ -27,7 +27,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from ...model import Line, Mark, Pos, SourceDoc
+from ...model import Line, Mark, Origin, Pos, SourceDoc
 from ..combine import same_heading
 from ..headings import HeadingScan, body_text_like, scan_headings
 from ..toc_detect import entry_like, page_rows, right_edge, row_entry
@@ -202,14 +202,14 @@ def _exhibit_inner(doc: SourceDoc, ex: Exhibit, end: Pos) -> list[Mark]:
     levels = sorted({h.level for h in found})[:2]
     rank = {lvl: i + 1 for i, lvl in enumerate(levels)}
     return [Mark(h.title, 2 + rank[h.level], Pos(h.unit, h.char),
-                 "numbering" if h.numbering is not None and h.numbering.kind == "decimal" else "heading",
+                 Origin.numbering if h.numbering is not None and h.numbering.kind == "decimal" else Origin.heading,
                  0.8 if h.numbering is not None else 0.6)
             for h in found if h.level in rank]
 
 
 def _item_mark(marks: list[Mark], item: SecHeading) -> Mark | None:
     """The mark that starts ``item`` (from the SEC pattern, or the printed TOC's entry for it)."""
-    probe = Mark(item.title, item.level, Pos(item.unit, item.char), "sec")
+    probe = Mark(item.title, item.level, Pos(item.unit, item.char), Origin.sec)
     return next((m for m in marks if m.pos == probe.pos), None) or \
         next((m for m in marks if same_heading(m, probe)), None)
 
@@ -290,15 +290,15 @@ def restructure_filing(doc: SourceDoc, marks: list[Mark], sec: list[SecHeading],
 
     out = [m for m in marks if not replaced(m)]
     if signatures is not None:
-        out.append(Mark(sig_title, 1, signatures, "sec", 0.9))
+        out.append(Mark(sig_title, 1, signatures, Origin.sec, 0.9))
     if statements is not None:
-        out.append(Mark(fs_title, 1, statements, "filing", 0.8))
+        out.append(Mark(fs_title, 1, statements, Origin.filing, 0.8))
         out.extend(fs_marks)
     if exhibits:
-        out.append(Mark(EXHIBITS_TITLE, 1, ex_start, "filing", 0.8))
+        out.append(Mark(EXHIBITS_TITLE, 1, ex_start, Origin.filing, 0.8))
         for i, ex in enumerate(exhibits):
             nxt = exhibits[i + 1].pos if i + 1 < len(exhibits) else doc.end()
-            out.append(Mark(ex.title, 2, ex.pos, "heading", 0.8))
+            out.append(Mark(ex.title, 2, ex.pos, Origin.heading, 0.8))
             out.extend(_exhibit_inner(doc, ex, nxt))
     out.sort(key=lambda m: m.pos)  # stable: a block's title stays ahead of its first entry
     return out
