@@ -316,3 +316,44 @@ def test_a_toc_whose_indentation_drifts_keeps_the_levels_its_numbers_give() -> N
     marks = [Mark(t, lvl, Pos(n, 0), "toc", 0.9) for n, (lvl, t) in enumerate(printed)]
     assert [(m.title, m.level) for m in levels_from_numbering(marks)] == \
         [(t, t.split()[0].count(".") + 1) for _, t in printed]
+
+
+def test_a_chapter_label_set_without_a_space_joins_its_title(tmp_path: Path) -> None:
+    """TeX sets ``CHAPTER5`` (no space) on its own line above the chapter title: it is the title's
+    label (``CHAPTER 5 Advanced Topics``), not a section of its own."""
+    w = Writer(header=None)
+    chapters = ["Introduction", "Basic Usage", "Advanced Topics"]
+    for n, title in enumerate(chapters, start=1):
+        w.new_page()
+        w.heading(f"CHAPTER{n}", size=14)
+        w.heading(title, size=14, space=2)
+        w.para(LOREM)
+        w.heading(f"{n}.1 Overview", size=11)
+        w.paras(2)
+    roots, _ = build_nodes(read(w.save(tmp_path / "book.pdf")), DETECT)
+    assert [(t, d) for t, d in _titles(roots) if d == 1] == \
+        [(f"CHAPTER {n} {t}", 1) for n, t in enumerate(chapters, start=1)]
+
+
+def test_chapters_after_the_end_of_a_short_toc_are_chapters(tmp_path: Path) -> None:
+    """A printed TOC read only as far as chapter 2 (the rest on a page it did not recognise): the
+    later chapters, set like the listed ones, are chapters, not sub-sections of the last entry."""
+    w = Writer(header=None)
+    w.new_page()
+    pages: dict[str, int] = {}
+    chapters = [("1 Introduction", ["1.1 Scope", "1.2 Terms"]), ("2 Design", ["2.1 Layout", "2.2 Storage"]),
+                ("3 Operation", ["3.1 Startup", "3.2 Shutdown"]), ("4 Maintenance", ["4.1 Backups", "4.2 Repair"])]
+    for chapter, sections in chapters:
+        w.new_page()
+        pages[chapter] = w.heading(chapter, size=18)
+        w.para(LOREM)
+        for s in sections:
+            pages[s] = w.heading(s, size=13)
+            w.fill_pages(1)
+    listed = [(0, "1 Introduction"), (1, "1.1 Scope"), (1, "1.2 Terms"), (0, "2 Design"), (1, "2.1 Layout"),
+              (1, "2.2 Storage")]
+    _contents_page(w, 1, [(i, t, pages[t]) for i, t in listed])
+    roots, result = build_nodes(read(w.save(tmp_path / "manual.pdf")), DETECT)
+    assert "toc" in result.method
+    assert _titles(roots)[-6:] == [("3 Operation", 1), ("3.1 Startup", 2), ("3.2 Shutdown", 2),
+                                   ("4 Maintenance", 1), ("4.1 Backups", 2), ("4.2 Repair", 2)]
