@@ -128,27 +128,33 @@ def _add_peers(skel: list[Mark], pairs: list[tuple[Heading, Mark]]) -> tuple[lis
 
     An entry is printed in the style of its heading in the body, or, when its title is reworded
     there, in the style its nearest siblings are printed in. A heading more prominent than the
-    entry it falls in, set like the entries of a higher level, is an entry of that level the
-    skeleton lacks (a printed TOC read only up to chapter 4: chapters 5 to 12 are not sub-sections
-    of section 4.3.5). Then a heading set like the entry it falls in is a sibling the skeleton
-    left out (a TOC that lists ``Auditor's Reports`` but not the statements after it), not a
-    sub-section: nested it would swallow the statements, and a short entry would even lose them;
-    not where the entry still holds a more prominent heading, nor for an unnumbered heading among
-    numbered entries. A filing's Parts and Items are not printed like its other headings, so a
-    skeleton holding them gets none (``peers``)."""
+    entry it falls in, set like the entries of a higher level and numbered on from them, is
+    an entry of that level the skeleton lacks (a printed TOC read only up to chapter 4: chapters
+    5 to 12 are not sub-sections of section 4.3.5; a chart's ``0.9 100 Proportion`` is no
+    chapter). Then a heading set like the entry it falls in is a sibling the skeleton left out (a
+    TOC that lists ``Auditor's Reports`` but not the statements after it), not a sub-section:
+    nested it would swallow the statements, and a short entry would even lose them; not where
+    the entry still holds a more prominent heading, nor for an unnumbered heading among numbered
+    entries. A filing's Parts and Items are not printed like its other headings, so a skeleton
+    holding them gets none (``peers``)."""
     style, twins = _twin_styles(skel, pairs)
     votes: dict[int, Counter[int]] = {}
     for i, hl in style.items():
         votes.setdefault(hl, Counter())[skel[i].level] += 1
     level_of = {hl: lv for hl, c in votes.items() for lv, n in c.most_common(1)
                 if n >= H.peer_min_entries and n >= H.numbering_agreement * c.total()}
+    depths: dict[int, Counter[int]] = {}
+    for e in skel:
+        depths.setdefault(e.level, Counter())[_depth(e.title)] += 1
+    depth_of = {lv: c.most_common(1)[0][0] for lv, c in depths.items()}  # ``4`` and ``CHAPTER 5``: 1
     promoted: list[Mark] = []
     for k, (h, m) in enumerate(pairs):
         owner = _owner(skel, m.pos)
         printed = _printed_as(skel, style, owner) if owner >= 0 else None
         level = level_of.get(h.level)
         if k not in twins and printed is not None and h.level < printed and level is not None \
-                and level < skel[owner].level:
+                and level < skel[owner].level and _depth(h.title) == depth_of.get(level) \
+                and _continues(skel + promoted, level, m):
             promoted.append(Mark(m.title, level, m.pos, m.origin, m.confidence))
     if promoted:
         skel = sorted(skel + promoted, key=lambda m: m.pos)
@@ -169,6 +175,23 @@ def _add_peers(skel: list[Mark], pairs: list[tuple[Heading, Mark]]) -> tuple[lis
         else:
             rest.append((h, m))  # a promoted heading now repeats its skeleton entry: ``nest`` drops it
     return sorted(skel + peers, key=lambda m: m.pos), rest
+
+
+def _continues(entries: list[Mark], level: int, mark: Mark) -> bool:
+    """A numbered mark numbers on from the last entry of ``level`` before it (``CHAPTER 5`` after
+    ``4``; an example's ``1.`` after chapter 6 does not)."""
+    before = [e for e in entries if e.level == level and e.pos < mark.pos]
+    last = parse_numbering(max(before, key=lambda e: e.pos).title) if before else None
+    own = parse_numbering(mark.title)
+    if last is None or own is None or not (last.parts[0].isdigit() and own.parts[0].isdigit()):
+        return True
+    return int(own.parts[0]) > int(last.parts[0])
+
+
+def _depth(title: str) -> int:
+    """Depth of a title's numbering (0 when it has none)."""
+    n = parse_numbering(title)
+    return n.depth if n is not None else 0
 
 
 def _twin_styles(skel: list[Mark], pairs: list[tuple[Heading, Mark]]) -> tuple[dict[int, int], set[int]]:
