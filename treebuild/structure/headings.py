@@ -565,8 +565,10 @@ def _assign_levels(found: list[Heading]) -> None:
     prefix = common_prefix(dotted)
     shared = _prefix_of(dotted, prefix)
     # ``Part I`` headings over numbered chapters (``1.``, ``Chapter 2``) hold them: one level deeper
+    # (a filing's Parts hold its Items, which the filing source places)
     kinds = Counter(h.numbering.kind for h in major if h.numbering is not None)
-    below_parts = 1 if kinds["part"] >= 2 and kinds["decimal"] + kinds["chapter"] + kinds["appendix"] else 0
+    below_parts = 1 if kinds["part"] >= 2 and not kinds["item"] \
+        and kinds["decimal"] + kinds["chapter"] + kinds["appendix"] else 0
     num_level: dict[int, int] = {}
     for idx, h in enumerate(found):
         nb = h.numbering
