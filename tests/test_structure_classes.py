@@ -357,3 +357,20 @@ def test_chapters_after_the_end_of_a_short_toc_are_chapters(tmp_path: Path) -> N
     assert "toc" in result.method
     assert _titles(roots)[-6:] == [("3 Operation", 1), ("3.1 Startup", 2), ("3.2 Shutdown", 2),
                                    ("4 Maintenance", 1), ("4.1 Backups", 2), ("4.2 Repair", 2)]
+
+
+def test_a_sentence_set_in_bold_is_not_a_heading(tmp_path: Path) -> None:
+    """A manual sets a lead sentence of a paragraph in bold on its own line (``Objects are typeset
+    using the obj macro.``), a filing its risk factors (``Competition is increasing and could
+    adversely affect us.``): whole sentences, not section titles; a short title with a stop stays."""
+    w = Writer(header=None)
+    sections = ["Introduction", "Objects.", "Arrows and Morphisms"]
+    for title in sections:
+        w.heading(title, size=14)
+        w.para(LOREM)
+        for sentence in ("Objects are typeset using the obj macro.",
+                         "Competition is increasing and could adversely affect us."):
+            w.heading(sentence, size=10, space=6)
+            w.para(LOREM)
+    roots, _ = build_nodes(read(w.save(tmp_path / "manual.pdf")), DETECT)
+    assert [t for t, _ in _titles(roots)] == sections

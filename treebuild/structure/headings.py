@@ -316,7 +316,19 @@ def body_text_like(text: str) -> bool:
     rest_words = rest.split()
     if rest is not t and len(rest_words) >= 3 and rest_words[0][:1].islower():
         return True
+    if numbering is None and _sentence(words):
+        return True
     return len(words) >= 12 and bool(_SENTENCE_BREAK.search(rest))
+
+
+def _sentence(words: list[str]) -> bool:
+    """A whole sentence set apart (``Objects are typeset using the \\obj macro.``, a risk factor's
+    ``Competition is increasing and could adversely affect us.``): it ends with a full stop and
+    reads in lower case after its first word. A title ending in a stop is short (``Colors.``)."""
+    if len(words) < H.sentence_words or not words[-1].endswith(".") or words[-1].endswith(".."):
+        return False
+    lower = sum(1 for w in words[1:] if w[:1].islower())
+    return lower >= H.sentence_lower * (len(words) - 1)
 
 
 def _heading_text(text: str) -> bool:

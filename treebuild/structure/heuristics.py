@@ -78,6 +78,10 @@ class Heuristics:
     peer_min_entries: int = 2
     """A heading style names a skeleton level when at least this many entries of that level are set in it
     (and ``numbering_agreement`` of the entries set in it are of that level)."""
+    sentence_words: int = 6
+    """A line of this many words or more that ends with a full stop ..."""
+    sentence_lower: float = 0.6
+    """... and has this share of its later words in lower case is a sentence, not a title."""
     numbering_agreement: float = 0.6
     """Printed levels are re-derived from section numbers when this share of entries agree on the offset
     between them (all numbered entries, else those numbered at the top depth)."""
