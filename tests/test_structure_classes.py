@@ -337,7 +337,8 @@ def test_a_chapter_label_set_without_a_space_joins_its_title(tmp_path: Path) -> 
 
 def test_chapters_after_the_end_of_a_short_toc_are_chapters(tmp_path: Path) -> None:
     """A printed TOC read only as far as chapter 2 (the rest on a page it did not recognise): the
-    later chapters, set like the listed ones, are chapters, not sub-sections of the last entry."""
+    later chapters and the unnumbered ``Index``, set like the listed chapters, are chapters, not
+    sub-sections of the last entry."""
     w = Writer(header=None)
     w.new_page()
     pages: dict[str, int] = {}
@@ -350,13 +351,15 @@ def test_chapters_after_the_end_of_a_short_toc_are_chapters(tmp_path: Path) -> N
         for s in sections:
             pages[s] = w.heading(s, size=13)
             w.fill_pages(1)
+    w.heading("Index", size=18)
+    w.para("backups, 12; repair, 13; startup, 9; shutdown, 10; storage, 7; layout, 6")
     listed = [(0, "1 Introduction"), (1, "1.1 Scope"), (1, "1.2 Terms"), (0, "2 Design"), (1, "2.1 Layout"),
               (1, "2.2 Storage")]
     _contents_page(w, 1, [(i, t, pages[t]) for i, t in listed])
     roots, result = build_nodes(read(w.save(tmp_path / "manual.pdf")), DETECT)
     assert "toc" in result.method
-    assert _titles(roots)[-6:] == [("3 Operation", 1), ("3.1 Startup", 2), ("3.2 Shutdown", 2),
-                                   ("4 Maintenance", 1), ("4.1 Backups", 2), ("4.2 Repair", 2)]
+    assert _titles(roots)[-7:] == [("3 Operation", 1), ("3.1 Startup", 2), ("3.2 Shutdown", 2),
+                                   ("4 Maintenance", 1), ("4.1 Backups", 2), ("4.2 Repair", 2), ("Index", 1)]
 
 
 def test_a_sentence_set_in_bold_is_not_a_heading(tmp_path: Path) -> None:

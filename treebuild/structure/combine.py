@@ -128,7 +128,8 @@ def _add_peers(skel: list[Mark], pairs: list[tuple[Heading, Mark]]) -> tuple[lis
 
     An entry is printed in the style of its heading in the body, or, when its title is reworded
     there, in the style its nearest siblings are printed in. A heading more prominent than the
-    entry it falls in, set like the entries of a higher level and numbered on from them, is
+    entry it falls in, set like the entries of a higher level and numbered on from them (or not
+    numbered and opening with a word: ``Index`` after the numbered chapters), is
     an entry of that level the skeleton lacks (a printed TOC read only up to chapter 4: chapters
     5 to 12 are not sub-sections of section 4.3.5; a chart's ``0.9 100 Proportion`` is no
     chapter). Then a heading set like the entry it falls in is a sibling the skeleton left out (a
@@ -152,9 +153,10 @@ def _add_peers(skel: list[Mark], pairs: list[tuple[Heading, Mark]]) -> tuple[lis
         owner = _owner(skel, m.pos)
         printed = _printed_as(skel, style, owner) if owner >= 0 else None
         level = level_of.get(h.level)
+        depth = _depth(h.title)
+        numbered_alike = (level is not None and depth == depth_of.get(level)) or (depth == 0 and h.title[:1].isalpha())
         if k not in twins and printed is not None and h.level < printed and level is not None \
-                and level < skel[owner].level and _depth(h.title) == depth_of.get(level) \
-                and _continues(skel + promoted, level, m):
+                and level < skel[owner].level and numbered_alike and _continues(skel + promoted, level, m):
             promoted.append(Mark(m.title, level, m.pos, m.origin, m.confidence))
     if promoted:
         skel = sorted(skel + promoted, key=lambda m: m.pos)
