@@ -1,5 +1,6 @@
 """Failure classes of structure detection (issue 8), each on a PDF generated in the test: API
-entries in manuals, running section headers, letter-spaced headings, a document's own preface."""
+entries in manuals, running section headers, letter-spaced headings, a document's own preface,
+statements after the auditor's report, group labels inside tables, parts over numbered chapters."""
 
 from __future__ import annotations
 
@@ -186,3 +187,193 @@ def test_a_bold_name_that_opens_a_sentence_is_not_a_heading(tmp_path: Path) -> N
         w.para(LOREM)
     roots, _ = build_nodes(read(w.save(tmp_path / "mdna.pdf")), DETECT)
     assert [t for t, _ in _titles(roots)] == ["Overview", "Results of Operations", "Liquidity"]
+
+
+def _contents_page(w: Writer, page: int, rows: list[tuple[int, str, int]]) -> None:
+    """A printed table of contents on ``page`` (1-based): indented titles, dot leaders, page numbers."""
+    p = w.doc[page - 1]
+    p.insert_text((72, 100), "Contents", fontsize=18, fontname="hebo")
+    y = 140.0
+    for indent, title, target in rows:
+        x = 72.0 + 18 * indent
+        p.insert_text((x, y), f"{title} " + "." * 40, fontsize=10, fontname="helv")
+        p.insert_text((500, y), str(target), fontsize=10, fontname="helv")
+        y += 16
+
+
+def test_statements_after_the_auditors_report_are_its_siblings(tmp_path: Path) -> None:
+    """A printed TOC lists the auditor's report and the notes, not the statements between them.
+    The statements are set like the listed entries: they are siblings of the report, not sections
+    inside it (the report used to absorb them, and they were dropped as no finer than it)."""
+    w = Writer(header=None)
+    w.new_page()
+    pages: dict[str, int] = {}
+    pages["Overview"] = w.heading("Overview", size=20)
+    w.fill_pages(2)
+    pages["Financial Statements"] = w.heading("Financial Statements", size=20)
+    w.para(LOREM)
+    pages["Report of Independent Auditors"] = w.heading("Report of Independent Auditors", size=16)
+    w.paras(3)
+    statements = ["Statement of Income", "Balance Sheet", "Statement of Cash Flows"]
+    for title in statements:
+        w.new_page()
+        pages[title] = w.heading(title, size=16)
+        w.paras(2)
+    w.new_page()
+    pages["Notes to the Financial Statements"] = w.heading("Notes to the Financial Statements", size=16)
+    for note in ("Accounting Policies", "Revenue", "Income Taxes"):
+        w.heading(note, size=12)
+        w.fill_pages(1)
+    pages["Controls and Procedures"] = w.heading("Controls and Procedures", size=16)
+    w.fill_pages(2)
+    listed = [(0, "Overview"), (0, "Financial Statements"), (1, "Report of Independent Auditors"),
+              (1, "Notes to the Financial Statements"), (1, "Controls and Procedures")]
+    _contents_page(w, 1, [(i, t, pages[t]) for i, t in listed])
+    roots, result = build_nodes(read(w.save(tmp_path / "report.pdf")), DETECT)
+    assert "toc" in result.method
+    fs = next(r for r in roots if r.title == "Financial Statements")
+    assert [c.title for c in fs.children] == ["Report of Independent Auditors", *statements,
+                                             "Notes to the Financial Statements", "Controls and Procedures"]
+    assert not fs.children[0].children
+
+
+def _table(w: Writer, rows: list[tuple[str, bool, list[str]]]) -> None:
+    """Table rows: a label at the left margin and figures in right-aligned columns (a label with no
+    figures is a group label row, set off by a little space above it)."""
+    import pymupdf
+
+    for label, bold, figures in rows:
+        if w.y + 30 > 720:
+            w.new_page()
+        if not figures:
+            w.y += 8
+        assert w.page is not None
+        w.page.insert_text((72, w.y + 10), label, fontsize=10, fontname="hebo" if bold else "helv")
+        for col, fig in enumerate(figures):
+            width = pymupdf.get_text_length(fig, fontname="helv", fontsize=10)
+            w.page.insert_text((400 + 70 * col - width, w.y + 10), fig, fontsize=10, fontname="helv")
+        w.y += 13.5
+
+
+def test_a_bold_group_label_inside_a_table_is_not_a_heading(tmp_path: Path) -> None:
+    """A filing's MD&A prints its heads in bold body type; a table inside it has bold group labels
+    (``GAAP``, ``Non-GAAP``) alone on their row between rows of figures. They are table cells, not
+    sections (``GAAP`` used to become the parent of every MD&A section after it)."""
+    w = Writer(header=None)
+    sections = ["Overview", "Results of Operations", "Segment Results", "Liquidity and Capital Resources"]
+    for title in sections:
+        w.heading(title, size=10, space=8)
+        w.para(LOREM)
+        if title == "Results of Operations":
+            _table(w, [("(Dollars in millions)", False, ["2022", "2021", "2020"]),
+                       ("Revenues", False, ["$66,608", "$62,286", "$58,158"]),
+                       ("GAAP", True, []),
+                       ("Loss from operations", False, ["(3,547)", "(2,902)", "(12,767)"]),
+                       ("Operating margins", False, ["(5.3)%", "(4.7)%", "(22.0)%"]),
+                       ("Non-GAAP", True, []),
+                       ("Core operating loss", False, ["(4,690)", "(4,075)", "(14,150)"]),
+                       ("Core loss per share", False, ["(11.06)", "(9.44)", "(23.25)"])])
+            w.y += 8
+        w.para(LOREM)
+    roots, _ = build_nodes(read(w.save(tmp_path / "mdna.pdf")), DETECT)
+    assert [t for t, _ in _titles(roots)] == sections
+
+
+def test_part_headings_hold_the_numbered_chapters_after_them(tmp_path: Path) -> None:
+    """A manual grouped in parts (``Part I. Preliminaries``) numbers its chapters through the parts
+    (``1.``, ``2.`` ... ``4.1.``): each part holds the chapters after it, one level up from them (the
+    parts used to be siblings of the chapters, and every chapter a level too high)."""
+    w = Writer(header=None)
+    layout = [("Part I. Preliminaries", ["1. License", "2. Motivation"]),
+              ("Part II. Main Modules", ["3. The Charges Module", "4. The Phases Module"])]
+    for part, chapters in layout:
+        w.heading(part, size=20)
+        for chapter in chapters:
+            w.heading(chapter, size=16)
+            w.para(LOREM)
+            w.heading(f"{chapter.split('.')[0]}.1. Basics", size=12)
+            w.paras(2)
+    roots, _ = build_nodes(read(w.save(tmp_path / "manual.pdf")), DETECT)
+    assert _titles(roots) == [("Part I. Preliminaries", 1), ("1. License", 2), ("1.1. Basics", 3),
+                              ("2. Motivation", 2), ("2.1. Basics", 3),
+                              ("Part II. Main Modules", 1), ("3. The Charges Module", 2), ("3.1. Basics", 3),
+                              ("4. The Phases Module", 2), ("4.1. Basics", 3)]
+
+
+def test_a_toc_whose_indentation_drifts_keeps_the_levels_its_numbers_give() -> None:
+    """A printed TOC whose continuation page was read two steps too deep (a TeX manual's second
+    contents page holds no chapter entry, so ``4.3`` came out a child of ``4.2.7``, and most
+    entries disagreed with their numbers): the top-numbered entries' offset between printed
+    level and number depth is kept, so every section sits where its number says. (A generated
+    two-page TOC is read without the drift, so the placed marks are given here.)"""
+    from treebuild.model import Mark, Pos
+    from treebuild.structure.combine import levels_from_numbering
+
+    printed = [(1, "1 Introduction"), (2, "1.1 Scope"), (1, "2 Options"), (1, "3 Data Types"), (1, "4 The Macros"),
+               (2, "4.1 Files"), (2, "4.2 Objects"), (3, "4.2.1 Points"),
+               (4, "4.3 Colors"), (5, "4.3.1 Color functions"), (5, "4.3.2 Default colors"), (4, "4.4 Figures"),
+               (5, "4.4.1 Closure"), (5, "4.4.2 Reversal"), (4, "4.5 Rendering"), (5, "4.5.1 Drawing")]
+    marks = [Mark(t, lvl, Pos(n, 0), "toc", 0.9) for n, (lvl, t) in enumerate(printed)]
+    assert [(m.title, m.level) for m in levels_from_numbering(marks)] == \
+        [(t, t.split()[0].count(".") + 1) for _, t in printed]
+
+
+def test_a_chapter_label_set_without_a_space_joins_its_title(tmp_path: Path) -> None:
+    """TeX sets ``CHAPTER5`` (no space) on its own line above the chapter title: it is the title's
+    label (``CHAPTER 5 Advanced Topics``), not a section of its own."""
+    w = Writer(header=None)
+    chapters = ["Introduction", "Basic Usage", "Advanced Topics"]
+    for n, title in enumerate(chapters, start=1):
+        w.new_page()
+        w.heading(f"CHAPTER{n}", size=14)
+        w.heading(title, size=14, space=2)
+        w.para(LOREM)
+        w.heading(f"{n}.1 Overview", size=11)
+        w.paras(2)
+    roots, _ = build_nodes(read(w.save(tmp_path / "book.pdf")), DETECT)
+    assert [(t, d) for t, d in _titles(roots) if d == 1] == \
+        [(f"CHAPTER {n} {t}", 1) for n, t in enumerate(chapters, start=1)]
+
+
+def test_chapters_after_the_end_of_a_short_toc_are_chapters(tmp_path: Path) -> None:
+    """A printed TOC read only as far as chapter 2 (the rest on a page it did not recognise): the
+    later chapters and the unnumbered ``Index``, set like the listed chapters, are chapters, not
+    sub-sections of the last entry."""
+    w = Writer(header=None)
+    w.new_page()
+    pages: dict[str, int] = {}
+    chapters = [("1 Introduction", ["1.1 Scope", "1.2 Terms"]), ("2 Design", ["2.1 Layout", "2.2 Storage"]),
+                ("3 Operation", ["3.1 Startup", "3.2 Shutdown"]), ("4 Maintenance", ["4.1 Backups", "4.2 Repair"])]
+    for chapter, sections in chapters:
+        w.new_page()
+        pages[chapter] = w.heading(chapter, size=18)
+        w.para(LOREM)
+        for s in sections:
+            pages[s] = w.heading(s, size=13)
+            w.fill_pages(1)
+    w.heading("Index", size=18)
+    w.para("backups, 12; repair, 13; startup, 9; shutdown, 10; storage, 7; layout, 6")
+    listed = [(0, "1 Introduction"), (1, "1.1 Scope"), (1, "1.2 Terms"), (0, "2 Design"), (1, "2.1 Layout"),
+              (1, "2.2 Storage")]
+    _contents_page(w, 1, [(i, t, pages[t]) for i, t in listed])
+    roots, result = build_nodes(read(w.save(tmp_path / "manual.pdf")), DETECT)
+    assert "toc" in result.method
+    assert _titles(roots)[-7:] == [("3 Operation", 1), ("3.1 Startup", 2), ("3.2 Shutdown", 2),
+                                   ("4 Maintenance", 1), ("4.1 Backups", 2), ("4.2 Repair", 2), ("Index", 1)]
+
+
+def test_a_sentence_set_in_bold_is_not_a_heading(tmp_path: Path) -> None:
+    """A manual sets a lead sentence of a paragraph in bold on its own line (``Objects are typeset
+    using the obj macro.``), a filing its risk factors (``Competition is increasing and could
+    adversely affect us.``): whole sentences, not section titles; a short title with a stop stays."""
+    w = Writer(header=None)
+    sections = ["Introduction", "Objects.", "Arrows and Morphisms"]
+    for title in sections:
+        w.heading(title, size=14)
+        w.para(LOREM)
+        for sentence in ("Objects are typeset using the obj macro.",
+                         "Competition is increasing and could adversely affect us."):
+            w.heading(sentence, size=10, space=6)
+            w.para(LOREM)
+    roots, _ = build_nodes(read(w.save(tmp_path / "manual.pdf")), DETECT)
+    assert [t for t, _ in _titles(roots)] == sections

@@ -67,7 +67,8 @@ def merge_skeletons(primary: list[Mark], extra: list[Mark], closing: re.Pattern[
 
 
 def nest(skeleton: list[Mark], headings: list[Heading], *, finer_only: bool = False,
-         min_pages: int = 0, top_rank_only: bool = False, closing: re.Pattern[str] | None = None) -> list[Mark]:
+         min_pages: int = 0, top_rank_only: bool = False, closing: re.Pattern[str] | None = None,
+         peers: bool = False) -> list[Mark]:
     """The skeleton plus headings nested under the skeleton section that contains each.
 
     Headings that repeat a skeleton entry are dropped. With ``finer_only`` a heading is kept only
@@ -77,6 +78,7 @@ def nest(skeleton: list[Mark], headings: list[Heading], *, finer_only: bool = Fa
     and its run-in heads are noise in a table of contents. With ``top_rank_only`` a section keeps
     its most prominent heading style and numbered headings only (a filing's sub-sub-heads). Headings
     whose title matches ``closing`` (a filing's Signatures) are top level, not part of the last section.
+    With ``peers`` a heading set like the skeleton entries of its section's level is their sibling.
     """
     skel = sorted(skeleton, key=lambda m: m.pos)
     marks = to_marks(headings)
@@ -84,9 +86,12 @@ def nest(skeleton: list[Mark], headings: list[Heading], *, finer_only: bool = Fa
     if extra_top and skel:
         skel = sorted(skel + [Mark(m.title, 1, m.pos, m.origin, m.confidence) for m in extra_top
                               if not any(same_heading(m, s) for s in skel)], key=lambda m: m.pos)
+    pairs = list(zip(headings, marks, strict=True))
+    if peers:
+        skel, pairs = _add_peers(skel, pairs)
     groups: dict[int, list[tuple[Heading, Mark]]] = {}
     owner_level: dict[int, int] = {}
-    for h, m in zip(headings, marks, strict=True):
+    for h, m in pairs:
         twin = next((i for i, s in enumerate(skel) if same_heading(m, s)), None)
         if twin is not None:
             owner_level[twin] = min(owner_level.get(twin, h.level), h.level)
@@ -116,6 +121,108 @@ def nest(skeleton: list[Mark], headings: list[Heading], *, finer_only: bool = Fa
             out.append(Mark(m.title, level, m.pos, m.origin, m.confidence))
     out.sort(key=lambda m: m.pos)
     return out
+
+
+def _add_peers(skel: list[Mark], pairs: list[tuple[Heading, Mark]]) -> tuple[list[Mark], list[tuple[Heading, Mark]]]:
+    """The skeleton plus the headings set like its own entries, at those entries' level.
+
+    An entry is printed in the style of its heading in the body, or, when its title is reworded
+    there, in the style its nearest siblings are printed in. A heading more prominent than the
+    entry it falls in, set like the entries of a higher level and numbered on from them (or not
+    numbered and opening with a word: ``Index`` after the numbered chapters), is
+    an entry of that level the skeleton lacks (a printed TOC read only up to chapter 4: chapters
+    5 to 12 are not sub-sections of section 4.3.5; a chart's ``0.9 100 Proportion`` is no
+    chapter). Then a heading set like the entry it falls in is a sibling the skeleton left out (a
+    TOC that lists ``Auditor's Reports`` but not the statements after it), not a sub-section:
+    nested it would swallow the statements, and a short entry would even lose them; not where
+    the entry still holds a more prominent heading, nor for an unnumbered heading among numbered
+    entries. A filing's Parts and Items are not printed like its other headings, so a skeleton
+    holding them gets none (``peers``)."""
+    style, twins = _twin_styles(skel, pairs)
+    votes: dict[int, Counter[int]] = {}
+    for i, hl in style.items():
+        votes.setdefault(hl, Counter())[skel[i].level] += 1
+    level_of = {hl: lv for hl, c in votes.items() for lv, n in c.most_common(1)
+                if n >= H.peer_min_entries and n >= H.numbering_agreement * c.total()}
+    depths: dict[int, Counter[int]] = {}
+    for e in skel:
+        depths.setdefault(e.level, Counter())[_depth(e.title)] += 1
+    depth_of = {lv: c.most_common(1)[0][0] for lv, c in depths.items()}  # ``4`` and ``CHAPTER 5``: 1
+    promoted: list[Mark] = []
+    for k, (h, m) in enumerate(pairs):
+        owner = _owner(skel, m.pos)
+        printed = _printed_as(skel, style, owner) if owner >= 0 else None
+        level = level_of.get(h.level)
+        depth = _depth(h.title)
+        numbered_alike = (level is not None and depth == depth_of.get(level)) or (depth == 0 and h.title[:1].isalpha())
+        if k not in twins and printed is not None and h.level < printed and level is not None \
+                and level < skel[owner].level and numbered_alike and _continues(skel + promoted, level, m):
+            promoted.append(Mark(m.title, level, m.pos, m.origin, m.confidence))
+    if promoted:
+        skel = sorted(skel + promoted, key=lambda m: m.pos)
+        style, twins = _twin_styles(skel, pairs)
+    top: dict[int, int] = {}  # skeleton index -> most prominent heading level inside its entry
+    for k, (h, m) in enumerate(pairs):
+        if k not in twins:
+            owner = _owner(skel, m.pos)
+            top[owner] = min(top.get(owner, h.level), h.level)
+    peers: list[Mark] = []
+    rest: list[tuple[Heading, Mark]] = []
+    for k, (h, m) in enumerate(pairs):
+        owner = _owner(skel, m.pos)
+        printed = _printed_as(skel, style, owner) if owner >= 0 else None
+        if k not in twins and printed == h.level and top[owner] >= printed \
+                and (h.numbering is not None or parse_numbering(skel[owner].title) is None):
+            peers.append(Mark(m.title, skel[owner].level, m.pos, m.origin, m.confidence))
+        else:
+            rest.append((h, m))  # a promoted heading now repeats its skeleton entry: ``nest`` drops it
+    return sorted(skel + peers, key=lambda m: m.pos), rest
+
+
+def _continues(entries: list[Mark], level: int, mark: Mark) -> bool:
+    """A numbered mark numbers on from the last entry of ``level`` before it (``CHAPTER 5`` after
+    ``4``; an example's ``1.`` after chapter 6 does not)."""
+    before = [e for e in entries if e.level == level and e.pos < mark.pos]
+    last = parse_numbering(max(before, key=lambda e: e.pos).title) if before else None
+    own = parse_numbering(mark.title)
+    if last is None or own is None or not (last.parts[0].isdigit() and own.parts[0].isdigit()):
+        return True
+    return int(own.parts[0]) > int(last.parts[0])
+
+
+def _depth(title: str) -> int:
+    """Depth of a title's numbering (0 when it has none)."""
+    n = parse_numbering(title)
+    return n.depth if n is not None else 0
+
+
+def _twin_styles(skel: list[Mark], pairs: list[tuple[Heading, Mark]]) -> tuple[dict[int, int], set[int]]:
+    """The heading level each skeleton entry is printed in (by index), and which headings print one."""
+    style: dict[int, int] = {}
+    twins: set[int] = set()
+    for k, (h, m) in enumerate(pairs):
+        twin = next((i for i, s in enumerate(skel) if same_heading(m, s)), None)
+        if twin is not None:
+            style[twin] = min(style.get(twin, h.level), h.level)
+            twins.add(k)
+    return style, twins
+
+
+def _printed_as(skel: list[Mark], style: dict[int, int], idx: int) -> int | None:
+    """The heading level entry ``idx`` is printed in: its own, else that of its nearest siblings
+    before and after it (when they agree)."""
+    if idx in style:
+        return style[idx]
+    level = skel[idx].level
+    near: list[int] = []
+    for step in (-1, 1):
+        j = idx + step
+        while 0 <= j < len(skel) and skel[j].level >= level:
+            if skel[j].level == level and j in style:
+                near.append(style[j])
+                break
+            j += step
+    return near[0] if near and len(set(near)) == 1 else None
 
 
 def _span_pages(skel: list[Mark], idx: int) -> int:
@@ -154,6 +261,14 @@ def enrich_outline(outline: list[Mark], toc: list[Mark]) -> list[Mark] | None:
     return out
 
 
+def _agreed_offset(offsets: Counter[int]) -> int | None:
+    """The offset most entries agree on (``None`` without a clear majority)."""
+    if not offsets:
+        return None
+    offset, votes = offsets.most_common(1)[0]
+    return offset if votes >= H.numbering_agreement * offsets.total() else None
+
+
 def levels_from_numbering(marks: list[Mark]) -> list[Mark]:
     """Make levels of dotted-numbered marks agree with their numbers.
 
@@ -167,9 +282,11 @@ def levels_from_numbering(marks: list[Mark]) -> list[Mark]:
         return marks
     prefix = common_prefix([p for _, p in dotted])
     depth = {i: max(1, len(p) - prefix) for i, p in dotted}
-    offsets = Counter(marks[i].level - d for i, d in depth.items())
-    offset, votes = offsets.most_common(1)[0]
-    if votes < 0.6 * len(depth):
+    offset = _agreed_offset(Counter(marks[i].level - d for i, d in depth.items()))
+    if offset is None:
+        # the indentation drifts for most entries: trust the offset of the top-numbered ones
+        offset = _agreed_offset(Counter(marks[i].level - d for i, d in depth.items() if d == 1))
+    if offset is None:
         return marks
     return [Mark(m.title, depth[i] + offset, m.pos, m.origin, m.confidence) if i in depth else m
             for i, m in enumerate(marks)]

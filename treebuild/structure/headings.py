@@ -24,7 +24,16 @@ from dataclasses import dataclass, field
 from ..model import Line, Mark, Origin, Pos, SourceDoc
 from .furniture import furniture
 from .heuristics import HEURISTICS as H
-from .numbering import NUMBER_WORDS, Numbering, common_prefix, is_label, parse_numbering, strip_dates, strip_numbering
+from .numbering import (
+    NUMBER_WORDS,
+    Numbering,
+    common_prefix,
+    is_label,
+    parse_numbering,
+    spaced_label,
+    strip_dates,
+    strip_numbering,
+)
 from .patterns import LEADER_TAIL, is_page_number
 
 __all__ = ["Heading", "HeadingScan", "StyleKey", "scan_headings", "heading_marks", "to_marks", "toc_like_pages",
@@ -265,6 +274,27 @@ def _beside(run: list[_Row], lines: list[Line], skip: set[int]) -> bool:
     return False
 
 
+def _figures_row(row: _Row, lines: list[Line]) -> bool:
+    """A table row: figures in cells after its label, joined into the row or beside it."""
+    cells = row.text.split("  ")
+    if any(_NUMERIC_CELL.match(c) and any(ch.isdigit() for ch in c) for c in cells[1:]):
+        return True
+    return any(line.y0 < row.y1 - 1 and line.y1 > row.y0 + 1 and line.x0 > row.x1 + 8
+               and _NUMERIC_CELL.match(line.text) and any(c.isdigit() for c in line.text) for line in lines)
+
+
+def _in_table(run: list[_Row], prev: _Row | None, nxt: _Row | None, lines: list[Line], body: _Body) -> bool:
+    """A group label inside a table (``GAAP`` / ``Non-GAAP`` above their rows of figures): one
+    body-size row with table rows of figures right above and right below it. A section heading
+    is followed by its text, not by figures."""
+    row = run[0]
+    if len(run) > 1 or prev is None or nxt is None or row.size >= body.size * H.larger:
+        return False
+    near = H.table_label_gap * row.size
+    return row.y0 - prev.y1 < near and nxt.y0 - row.y1 < near and _figures_row(nxt, lines) \
+        and _figures_row(prev, lines)
+
+
 def body_text_like(text: str) -> bool:
     """A line of running text that merely looks prominent: it ends mid-sentence (``;``, ``,``,
     ``and``, ``of``), it is a numbered list item that reads as a sentence (``(iv) requires payment
@@ -286,7 +316,19 @@ def body_text_like(text: str) -> bool:
     rest_words = rest.split()
     if rest is not t and len(rest_words) >= 3 and rest_words[0][:1].islower():
         return True
+    if numbering is None and _sentence(words):
+        return True
     return len(words) >= 12 and bool(_SENTENCE_BREAK.search(rest))
+
+
+def _sentence(words: list[str]) -> bool:
+    """A whole sentence set apart (``Objects are typeset using the \\obj macro.``, a risk factor's
+    ``Competition is increasing and could adversely affect us.``): it ends with a full stop and
+    reads in lower case after its first word. A title ending in a stop is short (``Colors.``)."""
+    if len(words) < H.sentence_words or not words[-1].endswith(".") or words[-1].endswith(".."):
+        return False
+    lower = sum(1 for w in words[1:] if w[:1].islower())
+    return lower >= H.sentence_lower * (len(words) - 1)
 
 
 def _heading_text(text: str) -> bool:
@@ -409,7 +451,8 @@ def _page_headings(u: int, rows: list[_Row], lines: list[Line], skip: set[int], 
             and row.size >= body.size - 0.3 and not row.mono) or _centred_caps(run, numbering, body)
         ok = prominent and starts_block and len(run) <= max_rows and _heading_text(text) \
             and not (row.italic and not row.bold and row.size <= body.size * 1.15) \
-            and not _beside(run, lines, skip) and not _runs_on(run, rows[i] if i < n else None)
+            and not _beside(run, lines, skip) and not _runs_on(run, rows[i] if i < n else None) \
+            and not _in_table(run, prev, rows[i] if i < n else None, lines, body)
         if ok and toc_page and not (_CONTENTS.search(text) and not out):
             ok = False
         if not ok:
@@ -418,7 +461,7 @@ def _page_headings(u: int, rows: list[_Row], lines: list[Line], skip: set[int], 
             continue
         char, y0, lab = run[0].char, run[0].y0, None
         if label is not None and y0 - label[2] < 8 * row.size:
-            lab = label[0]
+            lab = spaced_label(label[0])
             char, y0 = label[1], label[2]
             text = f"{lab} {text}"
             numbering = parse_numbering(text) or numbering
@@ -533,6 +576,11 @@ def _assign_levels(found: list[Heading]) -> None:
               if h.numbering is not None and h.numbering.kind in ("decimal", "exhibit")]
     prefix = common_prefix(dotted)
     shared = _prefix_of(dotted, prefix)
+    # ``Part I`` headings over numbered chapters (``1.``, ``Chapter 2``) hold them: one level deeper
+    # (a filing's Parts hold its Items, which the filing source places)
+    kinds = Counter(h.numbering.kind for h in major if h.numbering is not None)
+    below_parts = 1 if kinds["part"] >= 2 and not kinds["item"] \
+        and kinds["decimal"] + kinds["chapter"] + kinds["appendix"] else 0
     num_level: dict[int, int] = {}
     for idx, h in enumerate(found):
         nb = h.numbering
@@ -542,11 +590,13 @@ def _assign_levels(found: list[Heading]) -> None:
             if prefix >= 2 and nb.parts[:prefix] != shared:
                 h.minor = True  # "3.17.5.5.3" in a manual whose sections are all 2.3.59.x: a cross-reference
                 continue
-            num_level[idx] = max(1, len(nb.parts) - prefix)
-        elif nb.kind in ("chapter", "part", "article"):
+            num_level[idx] = max(1, len(nb.parts) - prefix) + below_parts
+        elif nb.kind == "part":
             num_level[idx] = 1
+        elif nb.kind in ("chapter", "article"):
+            num_level[idx] = 1 + below_parts
         elif nb.kind in ("appendix", "section"):
-            num_level[idx] = max(1, nb.depth)
+            num_level[idx] = max(1, nb.depth) + below_parts
     per_style: dict[StyleKey, list[int]] = defaultdict(list)
     counts: Counter[StyleKey] = Counter()
     for idx, h in enumerate(found):

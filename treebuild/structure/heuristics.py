@@ -72,5 +72,19 @@ class Heuristics:
     flat_numbered_share: float = 0.3
     """A depth-1 outline whose titles are numbered this often, at several depths, is re-levelled."""
 
+    # structure accuracy, second pass (issue 8)
+    table_label_gap: float = 1.6
+    """A row label with table rows this close (font sizes) above and below it sits inside the table."""
+    peer_min_entries: int = 2
+    """A heading style names a skeleton level when at least this many entries of that level are set in it
+    (and ``numbering_agreement`` of the entries set in it are of that level)."""
+    sentence_words: int = 6
+    """A line of this many words or more that ends with a full stop ..."""
+    sentence_lower: float = 0.6
+    """... and has this share of its later words in lower case is a sentence, not a title."""
+    numbering_agreement: float = 0.6
+    """Printed levels are re-derived from section numbers when this share of entries agree on the offset
+    between them (all numbered entries, else those numbered at the top depth)."""
+
 
 HEURISTICS = Heuristics()

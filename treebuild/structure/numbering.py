@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 from .patterns import ROMAN_UPPER
 
-__all__ = ["Numbering", "is_label", "parse_numbering", "common_prefix", "strip_dates", "strip_numbering",
-           "NUMBER_WORDS"]
+__all__ = ["Numbering", "is_label", "spaced_label", "parse_numbering", "common_prefix", "strip_dates",
+           "strip_numbering", "NUMBER_WORDS"]
 
 NUMBER_WORDS = {
     "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
@@ -45,7 +45,7 @@ class Numbering:
 
 _SEP = r"(?:\s*[.:\-\u2013\u2014]\s*|\s+|$)"
 _KEYWORD = re.compile(
-    r"^(?P<kw>part|item|chapter|appendix|annex|article|section|note|exhibit|schedule)\s+"
+    r"^(?P<kw>part|item|chapter|appendix|annex|article|section|note|exhibit|schedule)(?:\s+|(?=[0-9]))"
     rf"(?P<num>(?:[0-9]{{1,3}}(?:\.[0-9]{{1,3}})*(?:-[0-9]{{1,3}})?[A-Z]?(?:\([a-z0-9]\))?)|{_ROMAN}\b|"
     rf"(?:{_WORDNUM})\b|[A-Z](?:\.[0-9]{{1,3}})*\b)"
     rf"(?P<sep>{_SEP})(?P<rest>.*)$",
@@ -171,10 +171,19 @@ def strip_numbering(title: str) -> str:
 _NUM_TOKEN = rf"(?:[0-9]{{1,3}}(?:[.\-][0-9]{{1,3}})*[A-Z]?|[IVXLC]{{1,6}}|[A-Z]|{_WORDNUM})"
 _LABEL_ONLY = re.compile(
     r"^(?:chapter|part|appendix|annex|section|article|exhibit|schedule|lecture|lesson|unit|book)"
-    rf"(?:\s+{_NUM_TOKEN})?\.?$",
+    rf"(?:\s+{_NUM_TOKEN}|[0-9]{{1,3}})?\.?$",  # ``CHAPTER5``: TeX sets the number without a space
     re.IGNORECASE,
 )
 _NUMBER_ONLY = re.compile(r"^(?:[0-9]{1,3}(?:\.[0-9]{1,3})*(?:-[0-9]{1,3})?|[A-Z](?:\.[0-9]{1,3})+)\.?$")
+
+
+_GLUED = re.compile(r"^(chapter|part|appendix|annex|section|article|exhibit|schedule|lecture|lesson|unit|book)"
+                    r"(?=[0-9])", re.IGNORECASE)
+
+
+def spaced_label(text: str) -> str:
+    """``CHAPTER5`` as ``CHAPTER 5`` (TeX sets a chapter's number without a space); else unchanged."""
+    return _GLUED.sub(r"\1 ", text.strip(), count=1)
 
 
 def is_label(text: str) -> bool:
