@@ -44,6 +44,24 @@ class Heuristics:
     """A height where proven furniture sits on this share of the pages is a furniture slot: any text
     that recurs there twice (a running section title on facing pages) is furniture too."""
 
+    # page furniture from the page texts (furniture.PageFurniture; issue 8 design block)
+    furniture_edge_lines: int = 3
+    """Lines at each end of a page's text where a running header or footer (digits masked) is looked for."""
+    furniture_verbatim_lines: int = 2
+    """... and where one that repeats verbatim (a chapter's running title) is looked for."""
+    furniture_top_lines: int = 6
+    """Lines at the top of a page compared with nearby pages' tops (running headers on a few pages)."""
+    furniture_chars: int = 120
+    """Longer lines are never furniture (and are not compared)."""
+    margin_chars: int = 120
+    """At most this much text in the margin band ahead of a heading is the page's header, not content."""
+    furniture_height_step: float = 3.0
+    """Points of height treated as one furniture slot (headers drift a little between pages)."""
+    upper_half: float = 0.5
+    """A numbered line above this share of the page height may be a chapter label, not a footer."""
+    page_height: float = 792.0
+    """Height assumed for a page that reports none (US Letter, in points)."""
+
     # typographic headings (headings.py)
     max_rows: int = 3
     """A heading wraps onto at most this many lines (one more when it is large)."""

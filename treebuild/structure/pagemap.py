@@ -14,14 +14,11 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 
 from ..model import SourceDoc
-from .patterns import roman_value
+from .patterns import FOLIO, roman_value
 
 __all__ = ["PageMap", "parse_page_ref", "roman_value"]
 
 _REF = re.compile(r"^(?:([A-Za-z]{1,3}|\d{1,3})\s?-\s?)?(\d{1,4}|[ivxlcdmIVXLCDM]{1,7})$")
-_FOLIO_LINE = re.compile(
-    r"^(?:page\s+|p\.\s*|[-–—]\s*)?((?:[A-Za-z]{1,3}|\d{1,3})\s?-\s?\d{1,4}|\d{1,4}|[ivxlcdm]{1,7})"
-    r"(?:\s+of\s+\d+|\s*[-–—])?$", re.I)
 _FOLIO_EDGE = re.compile(r"^(?:(\d{1,4}|[ivxlc]{1,7})\s*[|•·]\s+\S.*|.*\S\s+[|•·]\s*(\d{1,4}|[ivxlc]{1,7}))$")
 
 
@@ -142,8 +139,8 @@ def _folio_candidates(text: str) -> list[tuple[str, int]]:
     edge = lines[:3] + lines[-3:] if len(lines) > 6 else lines
     out: list[tuple[str, int]] = []
     for ln in edge:
-        m = _FOLIO_LINE.match(ln)
-        token = m.group(1) if m else None
+        m = FOLIO.match(ln)
+        token = m.group("page") if m else None
         if token is None:
             m2 = _FOLIO_EDGE.match(ln)
             token = (m2.group(1) or m2.group(2)) if m2 else None

@@ -15,7 +15,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from ..model import Line, SourceDoc
-from .patterns import ARABIC, LEADER, PAGE_TOKEN, PREFIXED, ROMAN_LOWER, roman_value
+from .patterns import ARABIC, LEADER, PAGE_TOKEN, PREFIXED, ROMAN_LOWER, is_page_number, roman_value
 from .text import normalize_title
 
 __all__ = [
@@ -344,7 +344,7 @@ def right_edge(rows: list[Row]) -> float | None:
 def margin_row(row: Row, height: float) -> bool:
     """Running header/footer rows: page folios and short lines in the top or bottom band."""
     text = row.text
-    if re.fullmatch(rf"(?:page\s+)?{PAGE_TOKEN}(?:\s+of\s+\d+)?|[-–—]\s*\d+\s*[-–—]", text, re.I):
+    if is_page_number(text):
         return True
     if _BOILERPLATE.search(text):
         return True

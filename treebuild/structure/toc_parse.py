@@ -13,6 +13,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
+from .patterns import ROMAN_UPPER
 from .text import normalize_title
 from .toc_detect import Cell, Row, TocPages, entry_like, margin_row, right_edge, row_entry, toc_keyword
 
@@ -66,7 +67,7 @@ _WORD_LABELS: list[tuple[str, re.Pattern[str], int]] = [
 ]
 _DECIMAL = re.compile(r"(\d{1,3}(?:\.\d{1,3})*)(?:-(\d{1,3}))?\.?(?=\s|$)")
 _ALPHA = re.compile(r"([A-Z])((?:\.\d{1,3})+)\.?(?=\s|$)|([A-Z])\.(?=\s)")
-_ROMAN = re.compile(r"([IVXLC]{1,6})\.(?=\s)")
+_ROMAN = re.compile(rf"({ROMAN_UPPER})\.(?=\s)")
 _PAREN = re.compile(r"\(([a-z]|[ivx]{1,5}|\d{1,2})\)(?=\s)")
 
 
