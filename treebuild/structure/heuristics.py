@@ -84,6 +84,72 @@ class Heuristics:
     snap_band: float = 0.10
     """A TOC heading preceded on its page only by text in this top/bottom band starts the page."""
 
+    # printed TOC pages and rows (toc_detect.py, toc.py, toc_place.py, toc_parse.py; issue 8 design block)
+    toc_front_share: float = 0.25
+    """A printed TOC starts within about this share of the leading pages ..."""
+    toc_front_min: int = 12
+    """... but never fewer than this many pages (a short document's TOC may follow a long front matter)"""
+    toc_front_max: int = 30
+    """... nor more (a long document's TOC is near its front)."""
+    toc_enough_entries: int = 8
+    """A TOC run with this many entries ends the search (smaller runs: a short list of parts first)."""
+    toc_span_pages: int = 40
+    """Pages searched forward for a TOC entry without a usable page reference."""
+    toc_vote_samples: int = 12
+    """Entries per numbering run whose heading is looked up to vote a printed-to-physical page offset."""
+    row_merge: float = 0.45
+    """Lines whose middles are this share of a line height apart or less are one visual row."""
+    column_gutter: float = 0.05
+    """Share of the text width left of the middle where a second TOC column may start ..."""
+    column_overlap: float = 0.1
+    """... and right of the middle that a left-column row may reach."""
+    min_column_rows: int = 3
+    """A two-column TOC has at least this many rows in each column."""
+    margin_top: float = 0.08
+    """A TOC-page row above this share of the height without a page reference is a running header ..."""
+    margin_bottom: float = 0.93
+    """... and one below this share a running footer."""
+    titled_toc_entries: int = 3
+    """A page under a contents title is a TOC with this many "title ... page" rows ..."""
+    titled_toc_share: float = 0.25
+    """... making up this share of its rows ..."""
+    toc_monotonic: float = 0.6
+    """... with page numbers that rise this often from row to row."""
+    untitled_toc_entries: int = 6
+    """Without a contents title a page needs this many entries ..."""
+    untitled_toc_share: float = 0.5
+    """... this share of its rows ..."""
+    untitled_monotonic: float = 0.8
+    """... rising this often ..."""
+    untitled_aligned: float = 0.6
+    """... right-aligned at one x this often ..."""
+    untitled_in_range: float = 0.9
+    """... and this share of pages the document could have (not amounts or step numbers)."""
+    continued_entries: int = 2
+    """A following page continues the TOC with this many entries ..."""
+    continued_share: float = 0.35
+    """... making up this share of its rows."""
+    pageless_rows: int = 5
+    """A TOC without page numbers: this many numbered rows under a contents title ..."""
+    pageless_share: float = 0.6
+    """... this share of the rows under it (the rest wrap); a continuation page needs ..."""
+    pageless_continued_share: float = 0.7
+    """... this share of numbered rows."""
+    pageless_max_paged: int = 2
+    """A page with more "title ... page" rows than this is not a TOC without page numbers."""
+    quick_titled_ends: int = 3
+    """Text-only pre-filter: a page with a contents title and this many lines ending in a page ..."""
+    quick_ends: int = 6
+    """... or this many such lines ..."""
+    quick_share: float = 0.15
+    """... making up this share of its lines gets a typographic look."""
+    folio_reach: int = 15
+    """A page without a folio takes its number from a detected folio of the same run at most this far."""
+    folio_support: int = 3
+    """A printed folio counts when a page within this many agrees with its numbering run and offset."""
+    indent_tolerance: float = 4.0
+    """Points of indentation treated as equal in a TOC's levels."""
+
     # outline quality (outline_quality.py)
     same_page_share: float = 0.5
     """An outline with more than this share of its entries aimed at one page is junk."""

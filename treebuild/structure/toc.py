@@ -24,8 +24,6 @@ from .toc_place import PageTexts, Placement, place_entries
 
 __all__ = ["TocResult", "toc_marks"]
 
-_VOTE_SAMPLES = 12
-
 
 @dataclass
 class TocResult:
@@ -56,7 +54,7 @@ def toc_marks(doc: SourceDoc, furniture: PageFurniture | None = None) -> TocResu
     texts = PageTexts(doc)
     pagemap = PageMap(doc, after=pages.pages[-1])
     _calibrate(doc, pagemap, entries, pages.pages, texts)
-    span = len(doc.units) if not pages.paged else 40
+    span = len(doc.units) if not pages.paged else H.toc_span_pages
     placements = place_entries(doc, entries, pages.pages, pagemap, texts, span=span)
     furniture = furniture if furniture is not None else PageFurniture(doc)
     return _result(doc, pages.pages, entries, placements, pagemap, pages.paged, furniture)
@@ -73,9 +71,9 @@ def _calibrate(doc: SourceDoc, pagemap: PageMap, entries: list[TocEntry], toc: l
     skip = set(toc)
     for run in runs:
         sample = [e for e in entries if e.page and (p := parse_page_ref(e.page)) is not None and p[0] == run]
-        if len(sample) > _VOTE_SAMPLES:
-            step = len(sample) / _VOTE_SAMPLES
-            sample = [sample[int(i * step)] for i in range(_VOTE_SAMPLES)]
+        if len(sample) > H.toc_vote_samples:
+            step = len(sample) / H.toc_vote_samples
+            sample = [sample[int(i * step)] for i in range(H.toc_vote_samples)]
         pagemap.vote_offsets((e.page or "", _finder(texts, e, body, skip)) for e in sample)
     if pagemap.offsets and pagemap.source == "none":
         pagemap.source = "offset"

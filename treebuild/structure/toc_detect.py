@@ -10,11 +10,13 @@ financial table is not: its numbers are large, repeated per row and not monotoni
 
 from __future__ import annotations
 
+import math
 import re
 from collections import Counter
 from dataclasses import dataclass, field
 
 from ..model import Line, SourceDoc
+from .heuristics import HEURISTICS as H
 from .patterns import ARABIC, LEADER, PAGE_TOKEN, PREFIXED, ROMAN_LOWER, is_page_number, roman_value
 from .text import normalize_title
 
@@ -135,8 +137,8 @@ class TocPages:
 
 
 def scan_limit(n: int) -> int:
-    """How many leading pages may start a TOC: about the first 20%, at least 12, at most 30."""
-    return min(n, max(12, min(30, -(-n // 4))))
+    """How many leading pages may start a TOC: about the first quarter, within fixed bounds."""
+    return min(n, max(H.toc_front_min, min(H.toc_front_max, math.ceil(n * H.toc_front_share))))
 
 
 def toc_keyword(text: str) -> str | None:
@@ -174,7 +176,7 @@ def page_rows(doc: SourceDoc, unit: int) -> list[Row]:
             last = groups[-1]
             lmid = sum((g.y0 + g.y1) / 2 for g in last) / len(last)
             height = min(ln.y1 - ln.y0, min(g.y1 - g.y0 for g in last))
-            if abs(mid - lmid) <= max(1.0, 0.45 * height):
+            if abs(mid - lmid) <= max(1.0, H.row_merge * height):
                 last.append(ln)
                 continue
         groups.append([ln])
@@ -185,14 +187,15 @@ def page_rows(doc: SourceDoc, unit: int) -> list[Row]:
     for g in groups:
         g.sort(key=lambda ln: ln.x0)
         segments.extend(_split_columns(g, middle))
-    splits = sum(1 for s in segments if s[0].x0 > middle - 0.05 * (right - left) and _ends_with_page(s[-1].text))
+    gutter = middle - H.column_gutter * (right - left)
+    splits = sum(1 for s in segments if s[0].x0 > gutter and _ends_with_page(s[-1].text))
     rows = [_row(unit, s) for s in segments]
-    two_column = splits >= 3 and sum(1 for r in rows if r.x0 < middle) >= 3
+    two_column = splits >= H.min_column_rows and sum(1 for r in rows if r.x0 < middle) >= H.min_column_rows
     if two_column:
-        boundary = middle - 0.05 * (right - left)
+        boundary = gutter
         left_rows = [r for r in rows if r.x0 < boundary]
         right_rows = [r for r in rows if r.x0 >= boundary]
-        if right_rows and all(r.x1 <= middle + 0.1 * (right - left) for r in left_rows):
+        if right_rows and all(r.x1 <= middle + H.column_overlap * (right - left) for r in left_rows):
             return left_rows + right_rows
     return rows
 
@@ -305,7 +308,7 @@ class _PageScore:
 
 def _score(doc: SourceDoc, unit: int) -> _PageScore:
     rows = page_rows(doc, unit)
-    height = doc.units[unit].height or 792.0
+    height = doc.units[unit].height or H.page_height
     edge = right_edge(rows)
     keyword_row = list_row = None
     body = [r for r in rows if not margin_row(r, height)]
@@ -316,7 +319,7 @@ def _score(doc: SourceDoc, unit: int) -> _PageScore:
         kind = toc_keyword(r.text) or (toc_keyword(r.cells[0].text) if len(r.cells) > 1 else None)
         if kind == "toc" and i < first_entry:
             keyword_row = i  # the last contents title above the first entry
-        elif kind == "list" and list_row is None and r.y0 < height * 0.5:
+        elif kind == "list" and list_row is None and r.y0 < height * H.upper_half:
             list_row = i
     values = [int(e.page) for _, e in entries if e.page and e.page.isdigit()]
     ups = sum(1 for a, b in zip(values, values[1:], strict=False) if b >= a)
@@ -348,7 +351,7 @@ def margin_row(row: Row, height: float) -> bool:
         return True
     if _BOILERPLATE.search(text):
         return True
-    band = row.y1 < height * 0.08 or row.y0 > height * 0.93
+    band = row.y1 < height * H.margin_top or row.y0 > height * H.margin_bottom
     return band and row_entry(row).page is None
 
 
@@ -365,18 +368,21 @@ def _is_toc_page(s: _PageScore, page_count: int) -> bool:
     if s.text_rows == 0 or s.list_row is not None and (s.keyword_row is None or s.list_row < s.keyword_row):
         return False
     frac = s.entries / s.text_rows
-    if s.keyword_row is not None and s.entries >= 3 and frac >= 0.25 and s.monotonic >= 0.6:
+    if s.keyword_row is not None and s.entries >= H.titled_toc_entries and frac >= H.titled_toc_share \
+            and s.monotonic >= H.toc_monotonic:
         return True
     # Without a contents title, the numbers must be pages this document could have: a page of
     # numbered lines (steps, line numbers, amounts) in a short document is not a TOC.
     in_range = sum(1 for v in s.values if v <= page_count + 2) / max(1, len(s.values))
-    return s.entries >= 6 and frac >= 0.5 and s.monotonic >= 0.8 and s.aligned >= 0.6 and in_range >= 0.9
+    return s.entries >= H.untitled_toc_entries and frac >= H.untitled_toc_share \
+        and s.monotonic >= H.untitled_monotonic and s.aligned >= H.untitled_aligned and in_range >= H.untitled_in_range
 
 
 def _continues(prev: _PageScore, s: _PageScore) -> bool:
     if s.text_rows == 0 or s.list_row is not None:
         return False
-    if s.entries < 2 or s.entries / s.text_rows < 0.35 or s.monotonic < 0.6:
+    if s.entries < H.continued_entries or s.entries / s.text_rows < H.continued_share \
+            or s.monotonic < H.toc_monotonic:
         return False
     first = next((int(e.page) for r in s.rows if (e := row_entry(r)).page and e.page.isdigit()), None)
     return prev.last_value is None or first is None or first >= prev.last_value - 2
@@ -386,11 +392,13 @@ def _pageless_start(s: _PageScore) -> bool:
     if s.keyword_row is None:
         return False
     after = s.text_rows - s.keyword_row - 1
-    return after >= 5 and s.numbered >= 5 and s.numbered / max(1, after) >= 0.6 and s.entries <= 2
+    return after >= H.pageless_rows and s.numbered >= H.pageless_rows \
+        and s.numbered / max(1, after) >= H.pageless_share and s.entries <= H.pageless_max_paged
 
 
 def _pageless_continues(s: _PageScore) -> bool:
-    return s.text_rows >= 3 and s.numbered / s.text_rows >= 0.7 and s.entries <= 2
+    return s.text_rows >= H.min_column_rows and s.numbered / s.text_rows >= H.pageless_continued_share \
+        and s.entries <= H.pageless_max_paged
 
 
 _QUICK_NUMBER_END = re.compile(
@@ -404,10 +412,10 @@ _QUICK_KEYWORD = re.compile(
 def _quick_candidate(text: str) -> bool:
     """Cheap text-only filter so typographic lines are computed only for plausible pages."""
     ends = len(_QUICK_NUMBER_END.findall(text))
-    if ends >= 3 and _QUICK_KEYWORD.search(text):
+    if ends >= H.quick_titled_ends and _QUICK_KEYWORD.search(text):
         return True
     lines = max(1, text.count("\n"))
-    return ends >= 6 and ends / lines >= 0.15
+    return ends >= H.quick_ends and ends / lines >= H.quick_share
 
 
 def find_toc_pages(doc: SourceDoc) -> TocPages | None:
@@ -439,7 +447,7 @@ def find_toc_pages(doc: SourceDoc) -> TocPages | None:
                 pages.append(pages[-1] + 1)
             groups.append(pages)
             u = pages[-1] + 1
-            if sum(scores[p].entries for p in pages) >= 8:
+            if sum(scores[p].entries for p in pages) >= H.toc_enough_entries:
                 break
             continue
         u += 1
