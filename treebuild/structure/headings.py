@@ -25,7 +25,8 @@ from ..model import Line, Mark, Pos, SourceDoc
 from .furniture import furniture
 from .heuristics import HEURISTICS as H
 from .numbering import NUMBER_WORDS, Numbering, common_prefix, is_label, parse_numbering, strip_dates, strip_numbering
-from .patterns import LEADER_TAIL, is_page_number
+from .patterns import CONTENTS_WORD, LEADER_TAIL, is_page_number
+from .toc_detect import toc_like_pages
 
 __all__ = ["Heading", "HeadingScan", "StyleKey", "scan_headings", "heading_marks", "to_marks", "toc_like_pages",
            "body_text_like", "code_like", "clean_title", "MAX_LEVEL"]
@@ -50,7 +51,6 @@ _CAPTION = re.compile(
 _MONTHS = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 _DATE_TEXT = re.compile(rf"^(?:{_MONTHS}\s+[0-9]{{1,2}},?\s+[0-9]{{4}}|[0-9]{{1,2}}\s+{_MONTHS}\s+[0-9]{{4}}|"
                         rf"{_MONTHS}\s+[0-9]{{4}})$", re.IGNORECASE)
-_CONTENTS = re.compile(r"\b(?:contents|index|table des mati[eè]res|inhalt)\b", re.IGNORECASE)
 _CONTINUED = re.compile(r"\(\s*cont(?:inued|'d|\.)?[^)]*\)|[-\u2013\u2014,]\s*continued\b|\bcontinued\s*$",
                         re.IGNORECASE)
 _QUALIFIER = re.compile(r"\s*\((?=[^()]*(?:\b(?:unaudited|millions|thousands|billions|except|vs\.?)\b"
@@ -59,7 +59,6 @@ _QUALIFIER = re.compile(r"\s*\((?=[^()]*(?:\b(?:unaudited|millions|thousands|bil
 ``(Second-Quarter 2023 vs. Second-Quarter 2022)``. The section is the title before it."""
 _FOOTNOTE = re.compile(r"(?<=[a-z])[0-9]{1,2}(?=\s*(?:\(|$))|(?<=[A-Za-z])\((?:[0-9]{1,2}|[a-z])\)(?=\s|$)")
 """A footnote marker glued to a word: ``Earnings1``, ``EXPENSES(2)``, ``Volume(a)``."""
-_ITEM_LINE = re.compile(r"^(?:item|part)\s+[0-9ivx]{1,4}[a-c]?\b", re.IGNORECASE)
 _DANGLING = re.compile(r"(?:[;,]|\b(?:and|or|nor|but|the|of|to|in|by|for|with|that|which))$", re.IGNORECASE)
 _SENTENCE_BREAK = re.compile(r"(?<![.\w])(?!(?i:inc|no|nos|co|corp|ltd|mr|ms|mrs|dr|st|jr|sr|vs)[.;])"
                              r"[\w)\u201d\"']+[.;] +[A-Z\u201c\"]")
@@ -180,31 +179,6 @@ def _body(doc: SourceDoc, pages: range, skip: set[tuple[int, int]]) -> _Body:
     right = float(rights.most_common(1)[0][0]) if rights else 540.0
     font = fams.most_common(1)[0][0]
     return _Body(sizes.most_common(1)[0][0], bold > total * 0.5, left, max(right, left + 100), _family(font))
-
-
-def toc_like_pages(doc: SourceDoc, pages: range, skip: set[tuple[int, int]] | None = None) -> set[int]:
-    """Pages that look like a printed table of contents or a cross-reference index.
-
-    Dot leaders ending in page numbers, or a "Contents" title over many lines ending in numbers,
-    or many ``Item N`` lines on one page. Headings found there are TOC entries, not sections.
-    """
-    skip = skip or set()
-    out: set[int] = set()
-    for u in pages:
-        lines = [ln for j, ln in enumerate(doc.lines(u)) if (u, j) not in skip]
-        if len(lines) < 5:
-            continue
-        leaders = sum(1 for ln in lines if LEADER_TAIL.search(ln.text))
-        numbers = sum(1 for ln in lines if is_page_number(ln.text))
-        items = sum(1 for ln in lines if _ITEM_LINE.match(ln.text))
-        titled = any(_CONTENTS.search(ln.text) and len(ln.text) < 40 for ln in lines[:8])
-        if leaders >= 5 and leaders >= 0.25 * len(lines):
-            out.add(u)
-        elif titled and (numbers + leaders >= 5 or items >= 5):
-            out.add(u)
-        elif items >= 8 and numbers >= 5:
-            out.add(u)
-    return out
 
 
 def _rows(lines: list[Line], skip: set[int]) -> list[_Row]:
@@ -410,7 +384,7 @@ def _page_headings(u: int, rows: list[_Row], lines: list[Line], skip: set[int], 
         ok = prominent and starts_block and len(run) <= max_rows and _heading_text(text) \
             and not (row.italic and not row.bold and row.size <= body.size * 1.15) \
             and not _beside(run, lines, skip) and not _runs_on(run, rows[i] if i < n else None)
-        if ok and toc_page and not (_CONTENTS.search(text) and not out):
+        if ok and toc_page and not (CONTENTS_WORD.search(text) and not out):
             ok = False
         if not ok:
             if label is not None and not _prominent(row, body):

@@ -147,6 +147,17 @@ class Heuristics:
     """A page without a folio takes its number from a detected folio of the same run at most this far."""
     folio_support: int = 3
     """A printed folio counts when a page within this many agrees with its numbering run and offset."""
+    listing_rows: int = 5
+    """A page lists sections (no headings on it) with this many leader rows or folio lines under a
+    contents title, or this many ``Item N`` lines ..."""
+    listing_leader_share: float = 0.25
+    """... or leader rows making up this share of its lines, anywhere in the document;"""
+    item_listing: int = 8
+    """... or this many ``Item N`` lines with folios (a filing's cross-reference index)."""
+    contents_title_lines: int = 8
+    """A contents title is among the first this many lines of its page ..."""
+    contents_title_chars: int = 40
+    """... and shorter than this."""
     indent_tolerance: float = 4.0
     """Points of indentation treated as equal in a TOC's levels."""
 

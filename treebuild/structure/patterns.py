@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 __all__ = ["ROMAN_UPPER", "roman_value", "is_page_number", "FOLIO", "PAGE_TOKEN", "ARABIC", "ROMAN_LOWER", "PREFIXED",
-           "LEADER", "LEADER_TAIL"]
+           "LEADER", "LEADER_TAIL", "CONTENTS_WORD"]
 
 ROMAN_UPPER = r"(?=[IVXLC])M{0,3}(?:C[MD]|D?C{0,3})(?:X[CL]|L?X{0,3})(?:I[XV]|V?I{0,3})"
 """A well-formed upper-case Roman numeral, as a regex fragment (``Part IV``, ``II.``)."""
@@ -58,6 +58,9 @@ def is_page_number(text: str) -> bool:
     """A line that is only a folio (see :data:`FOLIO`)."""
     return bool(FOLIO.match(text.strip()))
 
+
+CONTENTS_WORD = re.compile(r"\b(?:contents|index|table des mati[eè]res|inhalt)\b", re.IGNORECASE)
+"""A word that titles a listing of sections (``Table of Contents``, ``Index to Financial Statements``)."""
 
 LEADER = r"(?:[.·•…_]\s*){2,}"
 """A run of leader characters between a TOC title and its page (``....``, ``· · ·``, ``___``)."""

@@ -17,7 +17,17 @@ from dataclasses import dataclass, field
 
 from ..model import Line, SourceDoc
 from .heuristics import HEURISTICS as H
-from .patterns import ARABIC, LEADER, PAGE_TOKEN, PREFIXED, ROMAN_LOWER, is_page_number, roman_value
+from .patterns import (
+    ARABIC,
+    CONTENTS_WORD,
+    LEADER,
+    LEADER_TAIL,
+    PAGE_TOKEN,
+    PREFIXED,
+    ROMAN_LOWER,
+    is_page_number,
+    roman_value,
+)
 from .text import normalize_title
 
 __all__ = [
@@ -30,6 +40,8 @@ __all__ = [
     "row_entry",
     "toc_keyword",
     "find_toc_pages",
+    "toc_like_pages",
+    "listing_page",
     "scan_limit",
     "entry_like",
     "margin_row",
@@ -465,6 +477,46 @@ def find_toc_pages(doc: SourceDoc) -> TocPages | None:
                 pages.append(pages[-1] + 1)
             return _result(pages, scores, False)
     return None
+
+
+def listing_page(doc: SourceDoc, unit: int) -> bool:
+    """A page that is mostly "title ... page" rows (an exhibit's own table of contents), by the
+    thresholds of an untitled TOC page."""
+    rows = page_rows(doc, unit)
+    edge = right_edge(rows)
+    entries = sum(1 for r in rows if entry_like(row_entry(r, edge), r))
+    return entries >= H.untitled_toc_entries and entries >= H.untitled_toc_share * len(rows)
+
+
+_ITEM_LINE = re.compile(r"^(?:item|part)\s+[0-9ivx]{1,4}[a-c]?\b", re.IGNORECASE)
+
+
+def toc_like_pages(doc: SourceDoc, pages: range, skip: set[tuple[int, int]] | None = None) -> set[int]:
+    """Pages that look like a printed table of contents or a cross-reference index.
+
+    Dot leaders ending in page numbers, or a "Contents" title over many lines ending in numbers,
+    or many ``Item N`` lines on one page, anywhere in the document (``find_toc_pages`` looks for
+    the printed TOC to read in the front only). Headings found there are TOC entries, not sections.
+    """
+    skip = skip or set()
+    out: set[int] = set()
+    for u in pages:
+        lines = [ln for j, ln in enumerate(doc.lines(u)) if (u, j) not in skip]
+        least = H.listing_rows
+        if len(lines) < least:
+            continue
+        leaders = sum(1 for ln in lines if LEADER_TAIL.search(ln.text))
+        numbers = sum(1 for ln in lines if is_page_number(ln.text))
+        items = sum(1 for ln in lines if _ITEM_LINE.match(ln.text))
+        titled = any(CONTENTS_WORD.search(ln.text) and len(ln.text) < H.contents_title_chars
+                     for ln in lines[:H.contents_title_lines])
+        if leaders >= least and leaders >= H.listing_leader_share * len(lines):
+            out.add(u)
+        elif titled and (numbers + leaders >= least or items >= least):
+            out.add(u)
+        elif items >= H.item_listing and numbers >= least:
+            out.add(u)
+    return out
 
 
 def _result(pages: list[int], scores: dict[int, _PageScore], paged: bool) -> TocPages:
