@@ -24,7 +24,16 @@ from dataclasses import dataclass, field
 from ..model import Line, Mark, Pos, SourceDoc
 from .furniture import furniture
 from .heuristics import HEURISTICS as H
-from .numbering import NUMBER_WORDS, Numbering, common_prefix, is_label, parse_numbering, strip_dates, strip_numbering
+from .numbering import (
+    NUM_TOKEN,
+    NUMBER_ONLY,
+    Numbering,
+    common_prefix,
+    is_label,
+    parse_numbering,
+    strip_dates,
+    strip_numbering,
+)
 from .patterns import CONTENTS_WORD, LEADER_TAIL, is_page_number
 from .toc_detect import toc_like_pages
 
@@ -38,9 +47,7 @@ StyleKey = tuple[float, bool, bool, bool, str]
 
 _MONO = ("mono", "courier", "cmtt", "consol", "menlo", "sfmono", "lmmono")
 _ITALIC = ("italic", "oblique", "cmti", "cmsl", "-it", "lmroman10-italic")
-_NUM_TOKEN = (r"(?:[0-9]{1,3}(?:[.\-][0-9]{1,3})*[A-Z]?|[IVXLC]{1,6}|[A-Z]|" + "|".join(NUMBER_WORDS) + ")")
-_NUMBER_ONLY = re.compile(r"^(?:[0-9]{1,3}(?:\.[0-9]{1,3})*(?:-[0-9]{1,3})?|[A-Z](?:\.[0-9]{1,3})+)\.?$")
-_NUMBER_WORD = re.compile(rf"^{_NUM_TOKEN}\.?$", re.IGNORECASE)
+_NUMBER_WORD = re.compile(rf"^{NUM_TOKEN}\.?$", re.IGNORECASE)
 _DATE_ONLY = re.compile(r"^\(?\s*[0-9]{1,2}[-/][0-9]{1,2}[-/][0-9]{2,4}\s*\)?$")
 _NUMERIC_CELL = re.compile(r"^[\s$€£¥%()\-\u2013\u2014.,0-9]+$")
 _CAPTION = re.compile(
@@ -231,7 +238,7 @@ def _beside(run: list[_Row], lines: list[Line], skip: set[int]) -> bool:
             continue
         if line.y0 < row.y1 - 1 and line.y1 > row.y0 + 1 and (line.x0 > row.x1 + 8 or line.x1 < row.x0 - 8):
             if _NUMERIC_CELL.match(line.text) and any(c.isdigit() for c in line.text):
-                if line.x1 < row.x0 and _NUMBER_ONLY.match(line.text):
+                if line.x1 < row.x0 and NUMBER_ONLY.match(line.text):
                     continue  # a section number printed in its own column
                 return True
             if abs(line.size - row.size) < 0.3 and line.bold == row.bold and len(line.text) > 1:
@@ -371,8 +378,8 @@ def _page_headings(u: int, rows: list[_Row], lines: list[Line], skip: set[int], 
             label = (f"{label[0]} {text}", label[1], label[2], True)
             after_label = True
             continue
-        if _is_label(text) and (_prominent(row, body) or _NUMBER_ONLY.match(text)):
-            has_number = bool(_NUMBER_ONLY.match(text)) or len(text.split()) > 1
+        if _is_label(text) and (_prominent(row, body) or NUMBER_ONLY.match(text)):
+            has_number = bool(NUMBER_ONLY.match(text)) or len(text.split()) > 1
             label = (text, run[0].char, run[0].y0, has_number)
             after_label = True
             continue
