@@ -161,6 +161,19 @@ class Heuristics:
     indent_tolerance: float = 4.0
     """Points of indentation treated as equal in a TOC's levels."""
 
+    # page windows and outline checks (windows.py, outline_quality.py, sources.py; issue 8 design block)
+    window_min_cut: float = 1 / 3
+    """A window ends at a sentence end inside its last page only below this share of the page's text
+    (a cut higher up leaves a sliver); else it ends with the page."""
+    window_confidence: float = 0.3
+    """Confidence of a page window: a cut for size, not a section the document prints."""
+    min_outline_entries: int = 3
+    """An outline with fewer entries (or fewer numbered ones to re-level from) says little."""
+    judged_outline_entries: int = 4
+    """Fewer entries may all point at one page legitimately (a short document) ..."""
+    pages_per_entry: int = 2
+    """... as may entries of a document with fewer than this many pages per entry."""
+
     # outline quality (outline_quality.py)
     same_page_share: float = 0.5
     """An outline with more than this share of its entries aimed at one page is junk."""

@@ -70,7 +70,7 @@ class OutlineSource:
         marks = outline_marks(dataclasses.replace(doc, outline=verdict.entries), layout.furniture)
         n = len(doc.units)
         partial = bool(marks) and doc.paged and (
-            verdict.kind == "relevelled" or len(marks) < max(3, n // H.partial_outline_pages)
+            verdict.kind == "relevelled" or len(marks) < max(H.min_outline_entries, n // H.partial_outline_pages)
             or (n > H.flat_outline_pages and max(m.level for m in marks) == 1))
         return Proposal(self.name, marks, warnings=warnings, partial=partial)
 
