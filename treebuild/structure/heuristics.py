@@ -158,6 +158,24 @@ class Heuristics:
     """A contents title is among the first this many lines of its page ..."""
     contents_title_chars: int = 40
     """... and shorter than this."""
+    contents_raw_chars: int = 60
+    """A contents title is shorter than this as printed (``C O N T E N T S`` letter-spaced)."""
+    page_align: float = 3.0
+    """Points within which page numbers count as right-aligned at one x ..."""
+    na_align: float = 4.0
+    """... and within which an ``n/a`` or dash cell stands in their column."""
+    min_aligned_rows: int = 3
+    """A right edge of page numbers needs this many rows ending there."""
+    column_gap: float = 20.0
+    """Points either side of the middle where a page number and the next column's title meet."""
+    max_page_ref: int = 5000
+    """Printed page references are below this (larger numbers are amounts)."""
+    years: tuple[int, int] = (1900, 2100)
+    """A four-digit number in this range, not set apart as a cell, is a year, not a page."""
+    max_entry_chars: int = 300
+    """A TOC entry's title is shorter than this."""
+    numbered_title_chars: int = 160
+    """A numbered row of a TOC without page numbers is at most this long."""
     indent_tolerance: float = 4.0
     """Points of indentation treated as equal in a TOC's levels."""
 

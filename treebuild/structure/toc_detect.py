@@ -155,13 +155,13 @@ def scan_limit(n: int) -> int:
 
 def toc_keyword(text: str) -> str | None:
     """``"toc"`` when ``text`` is a contents title, ``"list"`` for a list of figures/tables."""
-    if len(text) > 60:
+    if len(text) > H.contents_raw_chars:
         return None
     words = text.split()
     if words and len(words) >= 4 and all(len(w) == 1 for w in words):  # C O N T E N T S
         text = "".join(words)
     norm = normalize_title(text)
-    if len(norm) > 40 or not norm:
+    if len(norm) > H.contents_title_chars or not norm:
         return None
     if norm in _TOC_TITLES or norm.replace(" ", "") in _TOC_SQUEEZED:
         return "toc"
@@ -225,7 +225,8 @@ def _split_columns(group: list[Line], middle: float) -> list[list[Line]]:
         has_title = any(re.search(r"[A-Za-z]{2}", c.text) for c in cur[:-1]) or bool(
             lp and re.search(r"[A-Za-z]{2}", lp[0]))
         is_page = bool(_PAGE_CELL.fullmatch(ln.text.strip())) or lp is not None
-        if is_page and has_title and ln.x1 <= middle + 20 and nxt.x0 >= middle - 20 and nxt.x0 - ln.x1 > ln.size:
+        if is_page and has_title and ln.x1 <= middle + H.column_gap and nxt.x0 >= middle - H.column_gap \
+                and nxt.x0 - ln.x1 > ln.size:
             out.append([])
     return [s for s in out if s]
 
@@ -255,7 +256,7 @@ def row_entry(row: Row, right_edge: float | None = None) -> RowEntry:
     if len(cells) > 1 and _PAGE_CELL.fullmatch(last.text) and _plausible_token(last.text, True):
         return RowEntry(_clean_title(" ".join(c.text for c in cells[:-1])), last.text, "cell", title_x0, last.x1)
     if len(cells) > 1 and _NOT_APPLICABLE.match(last.text) and right_edge is not None \
-            and abs(last.x1 - right_edge) < 4:
+            and abs(last.x1 - right_edge) < H.na_align:
         return RowEntry(_clean_title(" ".join(c.text for c in cells[:-1])), None, "na", title_x0, last.x1)
     lp = _leader_page(last.text)
     if lp and _plausible_token(lp[1], True):
@@ -264,7 +265,8 @@ def row_entry(row: Row, right_edge: float | None = None) -> RowEntry:
     m = _TRAILING_PAGE.match(last.text)
     if m and _PAGE_OF.search(last.text):
         m = None  # "Page 5 of 35" is a folio, not a reference
-    if m and right_edge is not None and abs(last.x1 - right_edge) < 3 and _plausible_token(m.group(2), False):
+    if m and right_edge is not None and abs(last.x1 - right_edge) < H.page_align \
+            and _plausible_token(m.group(2), False):
         head = " ".join([c.text for c in cells[:-1]] + [m.group(1)])
         return RowEntry(_clean_title(head), m.group(2), "aligned", title_x0, last.x1)
     how = "leader" if leader_cell else ""
@@ -275,7 +277,8 @@ def _plausible_token(token: str, separate: bool) -> bool:
     """Reject tokens that are numbers but not page references (years, upper-case words)."""
     t = token.strip()
     if t.isdigit():
-        return 0 < int(t) < 5000 and not (len(t) == 4 and 1900 <= int(t) <= 2100 and not separate)
+        first, last = H.years
+        return 0 < int(t) < H.max_page_ref and not (len(t) == 4 and first <= int(t) <= last and not separate)
     if re.fullmatch(r"[ivxlcIVXLC]+", t):
         low = t.lower()
         if roman_value(low) is None:
@@ -295,7 +298,7 @@ def _clean_title(text: str) -> str:
 
 def entry_like(entry: RowEntry, row: Row) -> bool:
     """A row that reads as "title ... page" and not as a table row of figures."""
-    if entry.page is None or len(re.findall(r"[A-Za-z]", entry.title)) < 2 or len(entry.title) > 300:
+    if entry.page is None or len(re.findall(r"[A-Za-z]", entry.title)) < 2 or len(entry.title) > H.max_entry_chars:
         return False
     cells = [c for c in row.cells if not _LEADER_ONLY.fullmatch(c.text)]
     inner = cells[1:-1] if entry.how == "cell" else cells[1:]
@@ -340,7 +343,7 @@ def _score(doc: SourceDoc, unit: int) -> _PageScore:
     aligned = 0.0
     if entries:
         mode = x1s.most_common(1)[0][0]
-        aligned = sum(1 for _, e in entries if abs((e.page_x1 or 0) - mode) <= 3) / len(entries)
+        aligned = sum(1 for _, e in entries if abs((e.page_x1 or 0) - mode) <= H.page_align) / len(entries)
     numbered = sum(1 for r in body if _numbered_title(r.text))
     return _PageScore(unit, rows, len(entries), len(body), keyword_row, list_row, monotonic, aligned, numbered,
                       values[-1] if values else None, height, values)
@@ -353,7 +356,7 @@ def right_edge(rows: list[Row]) -> float | None:
     if not ends:
         return None
     x, count = ends.most_common(1)[0]
-    return float(x) if count >= 3 else None
+    return float(x) if count >= H.min_aligned_rows else None
 
 
 def margin_row(row: Row, height: float) -> bool:
@@ -373,7 +376,7 @@ _NUMBER_START = re.compile(
 
 
 def _numbered_title(text: str) -> bool:
-    return bool(_NUMBER_START.match(text)) and len(text) <= 160 and not text.endswith(".")
+    return bool(_NUMBER_START.match(text)) and len(text) <= H.numbered_title_chars and not text.endswith(".")
 
 
 def _is_toc_page(s: _PageScore, page_count: int) -> bool:
@@ -468,7 +471,7 @@ def find_toc_pages(doc: SourceDoc) -> TocPages | None:
         return _result(best, scores, True)
     for u in range(limit):
         text = doc.units[u].text
-        if not _QUICK_KEYWORD.search(text) or len(_QUICK_NUMBERED.findall(text)) < 5:
+        if not _QUICK_KEYWORD.search(text) or len(_QUICK_NUMBERED.findall(text)) < H.pageless_rows:
             continue
         s = score(u)
         if _pageless_start(s):
