@@ -51,8 +51,10 @@ class PageFurniture:
     """Running headers, footers and folios of one document, from the page texts alone.
 
     Computed on first use and kept: ``keys`` are the masked lines that recur at page edges across
-    the document; ``covers`` also accepts a line that tops a nearby page verbatim, or with its
-    number advanced by the pages between (a chapter's running title on a few pages only)."""
+    the document (what summaries drop), ``is_running`` a folio or a line that opens or closes
+    several pages verbatim; ``covers`` (is the text ahead of a heading furniture?) asks more: a
+    folio, or a line that tops a nearby page verbatim or with its number advanced by the pages
+    between, since a chapter's running title repeats the heading printed on its first page."""
 
     def __init__(self, doc: SourceDoc):
         self._doc = doc
@@ -111,8 +113,8 @@ class PageFurniture:
         near = [j for j in (index - 2, index - 1, index + 1, index + 2) if 0 <= j < len(self._units)]
         for line in lines:
             norm = _norm(line)
-            if not norm or self.is_running(line):
-                continue
+            if not norm or is_page_number(norm):
+                continue  # a line repeated on many pages may be the title it runs over: position decides
             if any(norm in self._top(j) for j in near):
                 continue
             shape, number = _shape(norm)
