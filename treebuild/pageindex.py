@@ -28,7 +28,8 @@ from .readers import read
 from .settings import OFFLINE_MODEL, ModelConfig, settings_hash
 from .store import CommitResult, Store, doc_id_for, valid_doc_id
 from .structure.assemble import assemble
-from .structure.outline import Furniture, _title_line
+from .structure.furniture import PageFurniture
+from .structure.outline import _title_line
 
 __all__ = ["IMPORTED_ORIGIN", "UNPLACED_CONFIDENCE", "load_pageindex", "from_pageindex", "import_pageindex"]
 
@@ -107,7 +108,7 @@ def _start_page(node: dict[str, Any]) -> int | None:
 
 
 def _place(doc: SourceDoc, node: dict[str, Any], pages: dict[int, int], after: Pos,
-           furniture: Furniture) -> tuple[Pos, bool]:
+           furniture: PageFurniture) -> tuple[Pos, bool]:
     """Where a node starts and whether its title was found there. A title below nothing but a
     running header starts the section at the page top, as built trees do, so the page before
     does not end with the header."""
@@ -123,7 +124,7 @@ def _place(doc: SourceDoc, node: dict[str, Any], pages: dict[int, int], after: P
         if char is None and lo:
             char = _title_line(text, title, 0, len(text) + 1)
         if char is not None:
-            if lo == 0 and char > 0 and furniture.covers(unit, text[:char]):
+            if lo == 0 and char > 0 and furniture.lead_only(doc.units[unit], char):
                 char = 0
             return Pos(unit, char), True
         return (after if after.unit == unit else Pos(unit, 0)), False  # the page top, not before its predecessor
@@ -132,7 +133,7 @@ def _place(doc: SourceDoc, node: dict[str, Any], pages: dict[int, int], after: P
         lo = after.char if unit == after.unit else 0
         char = _title_line(text, title, lo, len(text) + 1)
         if char is not None:
-            if lo == 0 and char > 0 and furniture.covers(unit, text[:char]):
+            if lo == 0 and char > 0 and furniture.lead_only(doc.units[unit], char):
                 char = 0
             return Pos(unit, char), True
     return after, False
@@ -147,7 +148,7 @@ def from_pageindex(data: dict[str, Any], doc: SourceDoc, *, fill_summaries: bool
     source = data.get("source")
     exact = isinstance(source, dict) and source.get("sha256") == doc.sha256
     pages = _page_units(doc)
-    furniture = Furniture(doc)
+    furniture = PageFurniture(doc)
     marks: list[Mark] = []
     after = Pos(0, 0)
     unplaced = 0

@@ -63,7 +63,8 @@ def _finalize(ctx: BuildContext) -> None:
 
 def _summarize(ctx: BuildContext) -> None:
     assert ctx.tree is not None
-    summarize_tree(ctx.tree, ctx.model_config, ctx.cache)
+    furniture = ctx.layout.furniture if ctx.layout is not None else None
+    summarize_tree(ctx.tree, ctx.model_config, ctx.cache, furniture=furniture)
 
 
 Stage = Callable[[BuildContext], None]

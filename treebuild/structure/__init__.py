@@ -2,8 +2,10 @@
 
 The stage reads as layout + sources + combine + assemble:
 
-- ``layout``: one analysis per document (printed TOC, page furniture, body size, typographic
-  headings), computed on first use and carried to subdivision;
+- ``layout``: one analysis per document (page furniture from ``furniture``, printed TOC and
+  TOC-like pages from ``toc_detect``, body size, typographic headings), computed on first use and
+  carried in the build context to subdivision and summaries; shared text patterns (folios, page
+  references, leaders, Roman numerals) live in ``patterns`` and thresholds in ``heuristics``;
 - ``sources``: plug-ins behind the ``Source`` protocol, each proposing marks with origin and
   confidence: the PDF outline (``outline_quality`` decides whether to trust it), declared
   headings (DOCX, Markdown), the printed TOC, typographic headings and numbering, SEC filings
@@ -11,7 +13,8 @@ The stage reads as layout + sources + combine + assemble:
   ``settings.structure_fallback``) and page windows;
 - ``policy``: the small combine policy that chooses and merges proposals, and names the sources
   used in the tree's ``method``;
-- ``assemble``: the one tree builder (subdivision reuses it inside a span).
+- ``assemble``: the one tree builder (subdivision reuses it inside a span, for finer headings
+  and for page windows alike).
 
 ``settings.ignore_outline`` leaves the outline out.
 """

@@ -1,27 +1,142 @@
-"""Running headers, footers and page numbers: lines that repeat on many pages at the same height.
+"""Page furniture: running headers, footers and folios. The one place that decides what they are.
 
-They look like headings (short, often bold, sometimes large) but are page furniture, so heading
-detection drops them first. A line is furniture when its text with digits masked (``Page 12`` and
-``Page 13`` are the same line) recurs at the same height near the top or bottom of enough pages,
-or when it is only a page number there.
+A line is furniture when it is only a page number (``patterns.is_page_number``) at a page edge, or
+when its text with digits masked (``Page 12`` and ``Page 13`` are the same line) recurs at the
+edges of many pages. Two views of that one rule, both computed once per document and carried in
+the :class:`~treebuild.structure.layout.Layout`:
+
+- :class:`PageFurniture` reads only the page texts (one pass, no typography): which lines at a
+  page's edge recur, and whether the text ahead of a position is furniture only. Outline and TOC
+  placement, imported PageIndex trees and the summaries' own texts ask it.
+- :func:`furniture` reads the typographic lines, so it can also ask for the same height on every
+  page; heading detection drops what it finds (a bold running header looks like a heading).
 """
 
 from __future__ import annotations
 
+import math
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 
-from ..model import Line, SourceDoc
+from ..model import Line, SourceDoc, Unit
 from .heuristics import HEURISTICS as H
 from .numbering import is_label, parse_numbering
 from .patterns import is_page_number
 
-__all__ = ["furniture", "is_page_number"]
+__all__ = ["PageFurniture", "furniture", "is_page_number", "mask_line"]
 
 
 _DIGITS = re.compile(r"\d+")
+
+
+def _norm(line: str) -> str:
+    return " ".join(line.split()).casefold()
+
+
+def mask_line(line: str) -> str:
+    """The comparison key of a line: whitespace collapsed, case folded, every number ``#``."""
+    return _DIGITS.sub("#", _norm(line))
+
+
+def _shape(line: str) -> tuple[str, int | None]:
+    """A line with its last number folded, and that number (a running page number, if any)."""
+    matches = list(_DIGITS.finditer(line))
+    if not matches:
+        return line, None
+    last = matches[-1]
+    return line[: last.start()] + "#" + line[last.end():], int(last.group())
+
+
+class PageFurniture:
+    """Running headers, footers and folios of one document, from the page texts alone.
+
+    Computed on first use and kept: ``keys`` are the masked lines that recur at page edges across
+    the document (what summaries drop), ``is_running`` a folio or a line that opens or closes
+    several pages verbatim; ``covers`` (is the text ahead of a heading furniture?) asks more: a
+    folio, or a line that tops a nearby page verbatim or with its number advanced by the pages
+    between, since a chapter's running title repeats the heading printed on its first page."""
+
+    def __init__(self, doc: SourceDoc):
+        self._doc = doc
+        self._units = doc.units
+        self._keys: frozenset[str] | None = None
+        self._verbatim: frozenset[str] = frozenset()
+        self._tops: dict[int, list[str]] = {}
+
+    @property
+    def keys(self) -> frozenset[str]:
+        """Masked running lines: among the first or last few lines of a share of the pages, or opening
+        or closing several pages verbatim. A lone ``$`` or ``—`` at page edges is a table cell."""
+        if self._keys is None:
+            self._edge_lines()
+        assert self._keys is not None
+        return self._keys
+
+    def _edge_lines(self) -> None:
+        self._keys, self._verbatim = frozenset(), frozenset()
+        if not self._doc.paged or len(self._units) < H.furniture_min_repeats:
+            return
+        masked: Counter[str] = Counter()
+        verbatim: Counter[str] = Counter()
+        k, v = H.furniture_edge_lines, H.furniture_verbatim_lines
+        for unit in self._units:
+            lines = [ln for ln in unit.text.splitlines() if ln.strip()]
+            masked.update({mask_line(ln) for ln in lines[:k] + lines[-k:] if len(ln) <= H.furniture_chars})
+            verbatim.update({_norm(ln) for ln in lines[:v] + lines[-v:] if len(ln) <= H.furniture_chars})
+        limit = max(H.furniture_min_repeats, math.ceil(H.furniture_masked_share * len(self._units)))
+        self._verbatim = frozenset(key for key, c in verbatim.items() if c >= H.furniture_min_repeats)
+        found = {key for key, c in masked.items() if c >= limit}
+        found.update(key for key in self._verbatim if not _DIGITS.search(key))
+        self._keys = frozenset(key for key in found if "#" in key or any(ch.isalpha() for ch in key))
+
+    def is_running(self, line: str) -> bool:
+        """A folio, or a line that opens or closes several pages verbatim. (A line that recurs only
+        with its figures masked may be a numbered paragraph; its position, in ``covers``, tells.)"""
+        if is_page_number(line):
+            return True
+        if self._keys is None:
+            self._edge_lines()
+        return len(line) <= H.furniture_chars and _norm(line) in self._verbatim
+
+    def _top(self, index: int) -> list[str]:
+        if index not in self._tops:
+            lines = (_norm(ln) for ln in self._units[index].text.splitlines() if ln.strip())
+            self._tops[index] = [ln for _, ln in zip(range(H.furniture_top_lines), lines, strict=False)]
+        return self._tops[index]
+
+    def covers(self, index: int, text: str) -> bool:
+        """True when every line of ``text`` (from the top of page ``index``) is furniture; more lines
+        than a page's top holds are never all furniture."""
+        lines = [ln for ln in text.splitlines() if ln.strip()]
+        if len(lines) > H.furniture_top_lines:
+            return False
+        near = [j for j in (index - 2, index - 1, index + 1, index + 2) if 0 <= j < len(self._units)]
+        for line in lines:
+            norm = _norm(line)
+            if not norm or is_page_number(norm):
+                continue  # a line repeated on many pages may be the title it runs over: position decides
+            if any(norm in self._top(j) for j in near):
+                continue
+            shape, number = _shape(norm)
+            if number is None:
+                return False
+            advanced = sum(
+                any((o := _shape(other))[0] == shape and o[1] == number + (j - index) for other in self._top(j))
+                for j in near
+            )
+            if advanced < 2:
+                return False
+        return True
+
+    def lead_only(self, unit: Unit, char: int) -> bool:
+        """Whether the text of ``unit`` ahead of ``char`` is only furniture (``covers``), so that a
+        heading at ``char`` starts the page: text order may put a folio or running header first."""
+        lead = unit.text[:char]
+        return not lead.strip() or self.covers(unit.index, lead)
+
+
 def _keys(line: Line) -> tuple[tuple[str, int], tuple[str, int]]:
-    y = int(round(line.y0 / 3.0))
+    y = int(round(line.y0 / H.furniture_height_step))
     text = line.text.casefold()
     return (text, y), ("\x00" + _DIGITS.sub("#", text), y)
 
@@ -36,7 +151,7 @@ def furniture(doc: SourceDoc, pages: range | None = None) -> tuple[set[tuple[int
     banded: list[tuple[int, int, tuple[str, int], tuple[str, int]]] = []
     out: set[tuple[int, int]] = set()
     for u in pages:
-        height = doc.units[u].height or 792.0
+        height = doc.units[u].height or H.page_height
         top, bottom = height * H.furniture_band, height * (1.0 - H.furniture_band)
         for j, line in enumerate(doc.lines(u)):
             if line.y1 > top and line.y0 < bottom:
@@ -57,7 +172,7 @@ def furniture(doc: SourceDoc, pages: range | None = None) -> tuple[set[tuple[int
     rest: list[tuple[int, int, tuple[str, int]]] = []
     for u, j, exact, masked in banded:
         line = doc.lines(u)[j]
-        numbered_top = line.y0 < (doc.units[u].height or 792.0) * 0.5 \
+        numbered_top = line.y0 < (doc.units[u].height or H.page_height) * H.upper_half \
             and (parse_numbering(line.text) is not None or is_label(line.text))
         if numbered_top and _count(seen, exact) < n * H.furniture_masked_share and not (
                 _count(seen, exact) >= H.running_section and parse_numbering(line.text) is not None):

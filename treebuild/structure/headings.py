@@ -25,7 +25,8 @@ from ..model import Line, Mark, Origin, Pos, SourceDoc
 from .furniture import furniture
 from .heuristics import HEURISTICS as H
 from .numbering import (
-    NUMBER_WORDS,
+    NUM_TOKEN,
+    NUMBER_ONLY,
     Numbering,
     common_prefix,
     is_label,
@@ -34,7 +35,8 @@ from .numbering import (
     strip_dates,
     strip_numbering,
 )
-from .patterns import LEADER_TAIL, is_page_number
+from .patterns import CONTENTS_WORD, LEADER_TAIL, is_page_number
+from .toc_detect import toc_like_pages
 
 __all__ = ["Heading", "HeadingScan", "StyleKey", "scan_headings", "heading_marks", "to_marks", "toc_like_pages",
            "body_text_like", "code_like", "clean_title", "MAX_LEVEL"]
@@ -46,9 +48,7 @@ StyleKey = tuple[float, bool, bool, bool, str]
 
 _MONO = ("mono", "courier", "cmtt", "consol", "menlo", "sfmono", "lmmono")
 _ITALIC = ("italic", "oblique", "cmti", "cmsl", "-it", "lmroman10-italic")
-_NUM_TOKEN = (r"(?:[0-9]{1,3}(?:[.\-][0-9]{1,3})*[A-Z]?|[IVXLC]{1,6}|[A-Z]|" + "|".join(NUMBER_WORDS) + ")")
-_NUMBER_ONLY = re.compile(r"^(?:[0-9]{1,3}(?:\.[0-9]{1,3})*(?:-[0-9]{1,3})?|[A-Z](?:\.[0-9]{1,3})+)\.?$")
-_NUMBER_WORD = re.compile(rf"^{_NUM_TOKEN}\.?$", re.IGNORECASE)
+_NUMBER_WORD = re.compile(rf"^{NUM_TOKEN}\.?$", re.IGNORECASE)
 _DATE_ONLY = re.compile(r"^\(?\s*[0-9]{1,2}[-/][0-9]{1,2}[-/][0-9]{2,4}\s*\)?$")
 _NUMERIC_CELL = re.compile(r"^[\s$€£¥%()\-\u2013\u2014.,0-9]+$")
 _CAPTION = re.compile(
@@ -59,7 +59,6 @@ _CAPTION = re.compile(
 _MONTHS = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 _DATE_TEXT = re.compile(rf"^(?:{_MONTHS}\s+[0-9]{{1,2}},?\s+[0-9]{{4}}|[0-9]{{1,2}}\s+{_MONTHS}\s+[0-9]{{4}}|"
                         rf"{_MONTHS}\s+[0-9]{{4}})$", re.IGNORECASE)
-_CONTENTS = re.compile(r"\b(?:contents|index|table des mati[eè]res|inhalt)\b", re.IGNORECASE)
 _CONTINUED = re.compile(r"\(\s*cont(?:inued|'d|\.)?[^)]*\)|[-\u2013\u2014,]\s*continued\b|\bcontinued\s*$",
                         re.IGNORECASE)
 _QUALIFIER = re.compile(r"\s*\((?=[^()]*(?:\b(?:unaudited|millions|thousands|billions|except|vs\.?)\b"
@@ -68,7 +67,6 @@ _QUALIFIER = re.compile(r"\s*\((?=[^()]*(?:\b(?:unaudited|millions|thousands|bil
 ``(Second-Quarter 2023 vs. Second-Quarter 2022)``. The section is the title before it."""
 _FOOTNOTE = re.compile(r"(?<=[a-z])[0-9]{1,2}(?=\s*(?:\(|$))|(?<=[A-Za-z])\((?:[0-9]{1,2}|[a-z])\)(?=\s|$)")
 """A footnote marker glued to a word: ``Earnings1``, ``EXPENSES(2)``, ``Volume(a)``."""
-_ITEM_LINE = re.compile(r"^(?:item|part)\s+[0-9ivx]{1,4}[a-c]?\b", re.IGNORECASE)
 _DANGLING = re.compile(r"(?:[;,]|\b(?:and|or|nor|but|the|of|to|in|by|for|with|that|which))$", re.IGNORECASE)
 _SENTENCE_BREAK = re.compile(r"(?<![.\w])(?!(?i:inc|no|nos|co|corp|ltd|mr|ms|mrs|dr|st|jr|sr|vs)[.;])"
                              r"[\w)\u201d\"']+[.;] +[A-Z\u201c\"]")
@@ -191,31 +189,6 @@ def _body(doc: SourceDoc, pages: range, skip: set[tuple[int, int]]) -> _Body:
     return _Body(sizes.most_common(1)[0][0], bold > total * 0.5, left, max(right, left + 100), _family(font))
 
 
-def toc_like_pages(doc: SourceDoc, pages: range, skip: set[tuple[int, int]] | None = None) -> set[int]:
-    """Pages that look like a printed table of contents or a cross-reference index.
-
-    Dot leaders ending in page numbers, or a "Contents" title over many lines ending in numbers,
-    or many ``Item N`` lines on one page. Headings found there are TOC entries, not sections.
-    """
-    skip = skip or set()
-    out: set[int] = set()
-    for u in pages:
-        lines = [ln for j, ln in enumerate(doc.lines(u)) if (u, j) not in skip]
-        if len(lines) < 5:
-            continue
-        leaders = sum(1 for ln in lines if LEADER_TAIL.search(ln.text))
-        numbers = sum(1 for ln in lines if is_page_number(ln.text))
-        items = sum(1 for ln in lines if _ITEM_LINE.match(ln.text))
-        titled = any(_CONTENTS.search(ln.text) and len(ln.text) < 40 for ln in lines[:8])
-        if leaders >= 5 and leaders >= 0.25 * len(lines):
-            out.add(u)
-        elif titled and (numbers + leaders >= 5 or items >= 5):
-            out.add(u)
-        elif items >= 8 and numbers >= 5:
-            out.add(u)
-    return out
-
-
 def _rows(lines: list[Line], skip: set[int]) -> list[_Row]:
     rows: list[_Row] = []
     for j, line in enumerate(lines):
@@ -266,7 +239,7 @@ def _beside(run: list[_Row], lines: list[Line], skip: set[int]) -> bool:
             continue
         if line.y0 < row.y1 - 1 and line.y1 > row.y0 + 1 and (line.x0 > row.x1 + 8 or line.x1 < row.x0 - 8):
             if _NUMERIC_CELL.match(line.text) and any(c.isdigit() for c in line.text):
-                if line.x1 < row.x0 and _NUMBER_ONLY.match(line.text):
+                if line.x1 < row.x0 and NUMBER_ONLY.match(line.text):
                     continue  # a section number printed in its own column
                 return True
             if abs(line.size - row.size) < 0.3 and line.bold == row.bold and len(line.text) > 1:
@@ -439,8 +412,8 @@ def _page_headings(u: int, rows: list[_Row], lines: list[Line], skip: set[int], 
             label = (f"{label[0]} {text}", label[1], label[2], True)
             after_label = True
             continue
-        if _is_label(text) and (_prominent(row, body) or _NUMBER_ONLY.match(text)):
-            has_number = bool(_NUMBER_ONLY.match(text)) or len(text.split()) > 1
+        if _is_label(text) and (_prominent(row, body) or NUMBER_ONLY.match(text)):
+            has_number = bool(NUMBER_ONLY.match(text)) or len(text.split()) > 1
             label = (text, run[0].char, run[0].y0, has_number)
             after_label = True
             continue
@@ -453,7 +426,7 @@ def _page_headings(u: int, rows: list[_Row], lines: list[Line], skip: set[int], 
             and not (row.italic and not row.bold and row.size <= body.size * 1.15) \
             and not _beside(run, lines, skip) and not _runs_on(run, rows[i] if i < n else None) \
             and not _in_table(run, prev, rows[i] if i < n else None, lines, body)
-        if ok and toc_page and not (_CONTENTS.search(text) and not out):
+        if ok and toc_page and not (CONTENTS_WORD.search(text) and not out):
             ok = False
         if not ok:
             if label is not None and not _prominent(row, body):

@@ -44,6 +44,24 @@ class Heuristics:
     """A height where proven furniture sits on this share of the pages is a furniture slot: any text
     that recurs there twice (a running section title on facing pages) is furniture too."""
 
+    # page furniture from the page texts (furniture.PageFurniture; issue 8 design block)
+    furniture_edge_lines: int = 3
+    """Lines at each end of a page's text where a running header or footer (digits masked) is looked for."""
+    furniture_verbatim_lines: int = 2
+    """... and where one that repeats verbatim (a chapter's running title) is looked for."""
+    furniture_top_lines: int = 6
+    """Lines at the top of a page compared with nearby pages' tops (running headers on a few pages)."""
+    furniture_chars: int = 120
+    """Longer lines are never furniture (and are not compared)."""
+    margin_chars: int = 120
+    """At most this much text in the margin band ahead of a heading is the page's header, not content."""
+    furniture_height_step: float = 3.0
+    """Points of height treated as one furniture slot (headers drift a little between pages)."""
+    upper_half: float = 0.5
+    """A numbered line above this share of the page height may be a chapter label, not a footer."""
+    page_height: float = 792.0
+    """Height assumed for a page that reports none (US Letter, in points)."""
+
     # typographic headings (headings.py)
     max_rows: int = 3
     """A heading wraps onto at most this many lines (one more when it is large)."""
@@ -65,6 +83,114 @@ class Heuristics:
     """Lowest similarity of the words after a matching section number (reworded body headings)."""
     snap_band: float = 0.10
     """A TOC heading preceded on its page only by text in this top/bottom band starts the page."""
+
+    # printed TOC pages and rows (toc_detect.py, toc.py, toc_place.py, toc_parse.py; issue 8 design block)
+    toc_front_share: float = 0.25
+    """A printed TOC starts within about this share of the leading pages ..."""
+    toc_front_min: int = 12
+    """... but never fewer than this many pages (a short document's TOC may follow a long front matter)"""
+    toc_front_max: int = 30
+    """... nor more (a long document's TOC is near its front)."""
+    toc_enough_entries: int = 8
+    """A TOC run with this many entries ends the search (smaller runs: a short list of parts first)."""
+    toc_span_pages: int = 40
+    """Pages searched forward for a TOC entry without a usable page reference."""
+    toc_vote_samples: int = 12
+    """Entries per numbering run whose heading is looked up to vote a printed-to-physical page offset."""
+    row_merge: float = 0.45
+    """Lines whose middles are this share of a line height apart or less are one visual row."""
+    column_gutter: float = 0.05
+    """Share of the text width left of the middle where a second TOC column may start ..."""
+    column_overlap: float = 0.1
+    """... and right of the middle that a left-column row may reach."""
+    min_column_rows: int = 3
+    """A two-column TOC has at least this many rows in each column."""
+    margin_top: float = 0.08
+    """A TOC-page row above this share of the height without a page reference is a running header ..."""
+    margin_bottom: float = 0.93
+    """... and one below this share a running footer."""
+    titled_toc_entries: int = 3
+    """A page under a contents title is a TOC with this many "title ... page" rows ..."""
+    titled_toc_share: float = 0.25
+    """... making up this share of its rows ..."""
+    toc_monotonic: float = 0.6
+    """... with page numbers that rise this often from row to row."""
+    untitled_toc_entries: int = 6
+    """Without a contents title a page needs this many entries ..."""
+    untitled_toc_share: float = 0.5
+    """... this share of its rows ..."""
+    untitled_monotonic: float = 0.8
+    """... rising this often ..."""
+    untitled_aligned: float = 0.6
+    """... right-aligned at one x this often ..."""
+    untitled_in_range: float = 0.9
+    """... and this share of pages the document could have (not amounts or step numbers)."""
+    continued_entries: int = 2
+    """A following page continues the TOC with this many entries ..."""
+    continued_share: float = 0.35
+    """... making up this share of its rows."""
+    pageless_rows: int = 5
+    """A TOC without page numbers: this many numbered rows under a contents title ..."""
+    pageless_share: float = 0.6
+    """... this share of the rows under it (the rest wrap); a continuation page needs ..."""
+    pageless_continued_share: float = 0.7
+    """... this share of numbered rows."""
+    pageless_max_paged: int = 2
+    """A page with more "title ... page" rows than this is not a TOC without page numbers."""
+    quick_titled_ends: int = 3
+    """Text-only pre-filter: a page with a contents title and this many lines ending in a page ..."""
+    quick_ends: int = 6
+    """... or this many such lines ..."""
+    quick_share: float = 0.15
+    """... making up this share of its lines gets a typographic look."""
+    folio_reach: int = 15
+    """A page without a folio takes its number from a detected folio of the same run at most this far."""
+    folio_support: int = 3
+    """A printed folio counts when a page within this many agrees with its numbering run and offset."""
+    listing_rows: int = 5
+    """A page lists sections (no headings on it) with this many leader rows or folio lines under a
+    contents title, or this many ``Item N`` lines ..."""
+    listing_leader_share: float = 0.25
+    """... or leader rows making up this share of its lines, anywhere in the document;"""
+    item_listing: int = 8
+    """... or this many ``Item N`` lines with folios (a filing's cross-reference index)."""
+    contents_title_lines: int = 8
+    """A contents title is among the first this many lines of its page ..."""
+    contents_title_chars: int = 40
+    """... and shorter than this."""
+    contents_raw_chars: int = 60
+    """A contents title is shorter than this as printed (``C O N T E N T S`` letter-spaced)."""
+    page_align: float = 3.0
+    """Points within which page numbers count as right-aligned at one x ..."""
+    na_align: float = 4.0
+    """... and within which an ``n/a`` or dash cell stands in their column."""
+    min_aligned_rows: int = 3
+    """A right edge of page numbers needs this many rows ending there."""
+    column_gap: float = 20.0
+    """Points either side of the middle where a page number and the next column's title meet."""
+    max_page_ref: int = 5000
+    """Printed page references are below this (larger numbers are amounts)."""
+    years: tuple[int, int] = (1900, 2100)
+    """A four-digit number in this range, not set apart as a cell, is a year, not a page."""
+    max_entry_chars: int = 300
+    """A TOC entry's title is shorter than this."""
+    numbered_title_chars: int = 160
+    """A numbered row of a TOC without page numbers is at most this long."""
+    indent_tolerance: float = 4.0
+    """Points of indentation treated as equal in a TOC's levels."""
+
+    # page windows and outline checks (windows.py, outline_quality.py, sources.py; issue 8 design block)
+    window_min_cut: float = 1 / 3
+    """A window ends at a sentence end inside its last page only below this share of the page's text
+    (a cut higher up leaves a sliver); else it ends with the page."""
+    window_confidence: float = 0.3
+    """Confidence of a page window: a cut for size, not a section the document prints."""
+    min_outline_entries: int = 3
+    """An outline with fewer entries (or fewer numbered ones to re-level from) says little."""
+    judged_outline_entries: int = 4
+    """Fewer entries may all point at one page legitimately (a short document) ..."""
+    pages_per_entry: int = 2
+    """... as may entries of a document with fewer than this many pages per entry."""
 
     # outline quality (outline_quality.py)
     same_page_share: float = 0.5

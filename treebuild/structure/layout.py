@@ -1,8 +1,9 @@
 """One layout analysis per document, computed once and carried through the build.
 
 Every structure source and later stage reads the page through this object rather than redoing
-the work: the printed TOC (its pages and placed entries) and the typographic scan (page furniture,
-body size, TOC-like pages, headings with typed style). Each part is computed on first use and kept,
+the work: page furniture (``furniture.PageFurniture``, from the page texts), the printed TOC (its
+pages and placed entries) and the typographic scan (furniture lines, body size, TOC-like pages,
+headings with typed style). Each part is computed on first use and kept,
 so a document whose outline is trusted never pays for typography, and subdivision reuses the
 structure stage's scan instead of a module-level cache.
 """
@@ -10,6 +11,7 @@ structure stage's scan instead of a module-level cache.
 from __future__ import annotations
 
 from ..model import Mark, Pos, SourceDoc
+from .furniture import PageFurniture
 from .headings import HeadingScan, scan_headings, to_marks
 from .toc import TocResult, toc_marks
 
@@ -26,11 +28,19 @@ class Layout:
         self._toc: object = _UNSET
         self._scan: HeadingScan | None = None
         self._inner: list[Mark] | None = None
+        self._furniture: PageFurniture | None = None
+
+    @property
+    def furniture(self) -> PageFurniture:
+        """Running headers, footers and folios from the page texts; every stage asks this one."""
+        if self._furniture is None:
+            self._furniture = PageFurniture(self.doc)
+        return self._furniture
 
     def toc(self) -> TocResult | None:
         """The printed TOC, found, parsed and placed once (``None`` when there is none)."""
         if self._toc is _UNSET:
-            self._toc = toc_marks(self.doc) if self.doc.paged else None
+            self._toc = toc_marks(self.doc, self.furniture) if self.doc.paged else None
         return self._toc  # type: ignore[return-value]
 
     @property
@@ -51,8 +61,8 @@ class Layout:
         return self._scan is not None
 
     @property
-    def furniture(self) -> set[tuple[int, int]]:
-        """Running headers, footers and folios as ``(unit, line index)``."""
+    def furniture_lines(self) -> set[tuple[int, int]]:
+        """The typographic scan's furniture lines as ``(unit, line index)`` (same rule, with heights)."""
         return self.scan().furniture
 
     @property

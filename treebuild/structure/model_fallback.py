@@ -26,6 +26,7 @@ from ..model import Mark, Origin, Pos, SourceDoc, Usage
 from ..settings import ModelConfig
 from ..summarize.extractive import normalize
 from ..summarize.prompts import POLICY, Policy, structure_messages
+from .furniture import PageFurniture
 
 __all__ = ["model_marks", "model_structure", "ModelStructure", "ProposedSection", "ProposedSections",
            "MATCH_SCORE", "UNITS_PER_PAGE"]
@@ -74,13 +75,14 @@ def model_marks(doc: SourceDoc, config: ModelConfig, usage: Usage, *,
 
 
 def model_structure(doc: SourceDoc, config: ModelConfig, usage: Usage, *, transport: Transport | None = None,
-                    policy: Policy = POLICY) -> ModelStructure:
-    """Ask the model over page windows, then keep the titles found on their pages."""
+                    policy: Policy = POLICY, furniture: PageFurniture | None = None) -> ModelStructure:
+    """Ask the model over page windows, then keep the titles found on their pages. Running headers
+    and footers (``furniture``, the layout's; made here when not given) are neither shown nor kept."""
     if config.offline or not doc.units:
         return ModelStructure([])
     pages = _pages(doc)
-    repeated = _repeated_lines(pages)
-    shown_lines = [[line for line in lines if _key(line.text) not in repeated] for lines in pages]
+    furniture = furniture if furniture is not None else PageFurniture(doc)
+    shown_lines = [[line for line in lines if not furniture.is_running(line.text)] for lines in pages]
     windows = _windows(shown_lines, policy.structure_window_tokens)
     client = ModelClient(config, usage, transport=transport)
     title = (doc.title or "").strip() or Path(doc.path).name
@@ -102,7 +104,7 @@ def model_structure(doc: SourceDoc, config: ModelConfig, usage: Usage, *, transp
     result.proposed = len(proposals)
     found: dict[Pos, Mark] = {}
     for section in proposals:
-        pos = _verify(section, pages, repeated)
+        pos = _verify(section, pages, furniture)
         if pos is None:
             result.dropped.append(f"{section.title} (page {section.page})")
             continue
@@ -170,20 +172,9 @@ def _score(title: str, line: str) -> float:
     return max(fuzz.ratio(title, line), fuzz.ratio(title, head))
 
 
-def _repeated_lines(pages: list[list[_Line]]) -> set[str]:
-    """Lines at the top or bottom of several pages: running headers and footers."""
-    seen: dict[str, int] = {}
-    for lines in pages:
-        edge = {_key(line.text) for line in lines[:3] + lines[-3:]}
-        for key in edge:
-            seen[key] = seen.get(key, 0) + 1
-    limit = max(3, len(pages) // 3)
-    return {k for k, n in seen.items() if n >= limit}
-
-
-def _verify(section: ProposedSection, pages: list[list[_Line]], repeated: set[str]) -> Pos | None:
+def _verify(section: ProposedSection, pages: list[list[_Line]], furniture: PageFurniture) -> Pos | None:
     title = _key(section.title)
-    if not title or title in repeated:
+    if not title or furniture.is_running(section.title):
         return None
     page = section.page - 1
     for p in (page, page - 1, page + 1):

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from .patterns import ROMAN_UPPER
 
 __all__ = ["Numbering", "is_label", "spaced_label", "parse_numbering", "common_prefix", "strip_dates",
-           "strip_numbering", "NUMBER_WORDS"]
+           "strip_numbering", "NUMBER_WORDS", "NUM_TOKEN", "NUMBER_ONLY"]
 
 NUMBER_WORDS = {
     "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
@@ -168,13 +168,13 @@ def strip_numbering(title: str) -> str:
     return rest if any(c.isalnum() for c in rest) else text
 
 
-_NUM_TOKEN = rf"(?:[0-9]{{1,3}}(?:[.\-][0-9]{{1,3}})*[A-Z]?|[IVXLC]{{1,6}}|[A-Z]|{_WORDNUM})"
+NUM_TOKEN = rf"(?:[0-9]{{1,3}}(?:[.\-][0-9]{{1,3}})*[A-Z]?|[IVXLC]{{1,6}}|[A-Z]|{_WORDNUM})"
 _LABEL_ONLY = re.compile(
     r"^(?:chapter|part|appendix|annex|section|article|exhibit|schedule|lecture|lesson|unit|book)"
-    rf"(?:\s+{_NUM_TOKEN}|[0-9]{{1,3}})?\.?$",  # ``CHAPTER5``: TeX sets the number without a space
+    rf"(?:\s+{NUM_TOKEN}|[0-9]{{1,3}})?\.?$",  # ``CHAPTER5``: TeX sets the number without a space
     re.IGNORECASE,
 )
-_NUMBER_ONLY = re.compile(r"^(?:[0-9]{1,3}(?:\.[0-9]{1,3})*(?:-[0-9]{1,3})?|[A-Z](?:\.[0-9]{1,3})+)\.?$")
+NUMBER_ONLY = re.compile(r"^(?:[0-9]{1,3}(?:\.[0-9]{1,3})*(?:-[0-9]{1,3})?|[A-Z](?:\.[0-9]{1,3})+)\.?$")
 
 
 _GLUED = re.compile(r"^(chapter|part|appendix|annex|section|article|exhibit|schedule|lecture|lesson|unit|book)"
@@ -189,4 +189,4 @@ def spaced_label(text: str) -> str:
 def is_label(text: str) -> bool:
     """A numbering label printed on its own line: ``CHAPTER``, ``Chapter 3``, ``Part II``, ``2.3.59.1``."""
     t = text.strip()
-    return bool(_LABEL_ONLY.match(t) or _NUMBER_ONLY.match(t))
+    return bool(_LABEL_ONLY.match(t) or NUMBER_ONLY.match(t))

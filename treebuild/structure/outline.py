@@ -8,25 +8,21 @@ section that starts at the top of a page owns the whole page.
 
 from __future__ import annotations
 
-import re
-
 from ..model import Mark, Origin, OutlineEntry, Pos, SourceDoc, Unit
+from .furniture import PageFurniture
 from .numbering import is_label, strip_numbering
 from .text import normalize_title
 
-__all__ = ["outline_marks", "pos_from_y", "Furniture"]
-
-_DIGITS = re.compile(r"\d+")
-_PAGE_NO = re.compile(r"^(page\s*)?(#|[ivxlcdm]+)(\s*(of|/)\s*#)?$")
-_TOP_LINES = 6  # lines at the top of a page where running headers live
+__all__ = ["outline_marks", "pos_from_y"]
 
 
-def outline_marks(doc: SourceDoc) -> list[Mark]:
-    """One mark per outline entry that points at a page of the document, in outline order."""
+def outline_marks(doc: SourceDoc, furniture: PageFurniture | None = None) -> list[Mark]:
+    """One mark per outline entry that points at a page of the document, in outline order.
+    ``furniture`` is the layout's page furniture (made here when not given)."""
     marks: list[Mark] = []
     n = len(doc.units)
     entries = [e for e in doc.outline if 1 <= e.page <= n]  # others point outside this file
-    furniture = Furniture(doc)
+    furniture = furniture if furniture is not None else PageFurniture(doc)
     positions = [pos_from_y(doc.units[e.page - 1], e.y, furniture) for e in entries]
     # A bookmark that points back before its predecessor but has children (one entry per
     # merged file, all aimed at page 1) starts where its first child starts.
@@ -40,7 +36,8 @@ def outline_marks(doc: SourceDoc) -> list[Mark]:
     return marks
 
 
-def _place_by_title(doc: SourceDoc, entries: list[OutlineEntry], positions: list[Pos], furniture: Furniture) -> None:
+def _place_by_title(doc: SourceDoc, entries: list[OutlineEntry], positions: list[Pos],
+                    furniture: PageFurniture) -> None:
     """Find the heading line of entries whose destination does not tell where on the page they start.
 
     Page-only destinations (``/Fit``, as ReportLab writes them), anchors at the page top (Texinfo)
@@ -73,8 +70,7 @@ def _place_by_title(doc: SourceDoc, entries: list[OutlineEntry], positions: list
         found = _title_line(text, entries[i].title, lo, hi)
         if found is None:
             continue
-        lead = text[:found]
-        at_top = lo == 0 and (not lead.strip() or furniture.covers(pos.unit, lead))
+        at_top = lo == 0 and furniture.lead_only(doc.units[pos.unit], found)
         positions[i] = Pos(pos.unit, 0 if at_top else found)
 
 
@@ -107,7 +103,7 @@ def _title_line(text: str, title: str, lo: int, hi: int) -> int | None:
     return None
 
 
-def pos_from_y(unit: Unit, y: float | None, furniture: Furniture | None = None) -> Pos:
+def pos_from_y(unit: Unit, y: float | None, furniture: PageFurniture | None = None) -> Pos:
     """Character position on a page where content at or below ``y`` starts."""
     if y is None or not unit.blocks:
         return Pos(unit.index, 0)
@@ -119,64 +115,6 @@ def pos_from_y(unit: Unit, y: float | None, furniture: Furniture | None = None) 
         # when the text stream puts a running header last.
         return Pos(unit.index, 0)
     first = min(below, key=lambda b: (b[0], b[2]))
-    lead = unit.text[: first[2]]
-    if not lead.strip() or (furniture is not None and furniture.covers(unit.index, lead)):
+    if not unit.text[: first[2]].strip() or (furniture is not None and furniture.lead_only(unit, first[2])):
         return Pos(unit.index, 0)
     return Pos(unit.index, first[2])
-
-
-def _norm(line: str) -> str:
-    return " ".join(line.split()).casefold()
-
-
-def _shape(line: str) -> tuple[str, int | None]:
-    """A line with its last number folded, and that number (a running page number, if any)."""
-    matches = list(_DIGITS.finditer(line))
-    if not matches:
-        return line, None
-    last = matches[-1]
-    return line[: last.start()] + "#" + line[last.end():], int(last.group())
-
-
-class Furniture:
-    """Running headers: a line at the top of a page is furniture when it also tops a nearby page
-    verbatim, or tops two nearby pages with only its number advanced by the pages between."""
-
-    def __init__(self, doc: SourceDoc):
-        self._units = doc.units
-        self._tops: dict[int, list[str]] = {}
-
-    def _top(self, index: int) -> list[str]:
-        if index not in self._tops:
-            self._tops[index] = _top_lines(self._units[index])
-        return self._tops[index]
-
-    def covers(self, index: int, text: str) -> bool:
-        """True when every line of ``text`` (from the top of page ``index``) is furniture."""
-        near = [j for j in (index - 2, index - 1, index + 1, index + 2) if 0 <= j < len(self._units)]
-        for line in text.splitlines():
-            norm = _norm(line)
-            if not norm or _PAGE_NO.match(_DIGITS.sub("#", norm)):
-                continue
-            if any(norm in self._top(j) for j in near):
-                continue
-            shape, number = _shape(norm)
-            if number is None:
-                return False
-            advanced = sum(
-                any((o := _shape(other))[0] == shape and o[1] == number + (j - index) for other in self._top(j))
-                for j in near
-            )
-            if advanced < 2:
-                return False
-        return True
-
-
-def _top_lines(unit: Unit) -> list[str]:
-    lines: list[str] = []
-    for ln in unit.text.splitlines():
-        if ln.strip():
-            lines.append(_norm(ln))
-            if len(lines) == _TOP_LINES:
-                break
-    return lines

@@ -75,7 +75,8 @@ def relevel_from_numbering(entries: list[OutlineEntry]) -> list[OutlineEntry] | 
     """
     nums = [parse_numbering(strip_dates(e.title)) for e in entries]
     dotted = [n.parts for n in nums if n is not None and n.kind in ("decimal", "exhibit", "section", "appendix")]
-    if len(dotted) < max(3, H.flat_numbered_share * len(entries)) or len({len(p) for p in dotted}) < 2:
+    if len(dotted) < max(H.min_outline_entries, H.flat_numbered_share * len(entries)) \
+            or len({len(p) for p in dotted}) < 2:
         return None
     prefix = common_prefix(dotted)
     out: list[OutlineEntry] = []
@@ -98,7 +99,8 @@ def assess_outline(entries: list[OutlineEntry], pages: int) -> OutlineVerdict:
         return OutlineVerdict(cleaned, "junk", dropped, reasons + ["no usable entries"])
     top_page, top_count = Counter(e.page for e in cleaned).most_common(1)[0]
     # many bookmarks on one page of a long document (short ones legitimately share pages)
-    if len(cleaned) >= 4 and top_count > H.same_page_share * len(cleaned) and pages >= 2 * len(cleaned):
+    if len(cleaned) >= H.judged_outline_entries and top_count > H.same_page_share * len(cleaned) \
+            and pages >= H.pages_per_entry * len(cleaned):
         return OutlineVerdict(cleaned, "junk", dropped,
                               reasons + [f"{top_count} of {len(cleaned)} entries point at page {top_page}"])
     if max(e.level for e in cleaned) == 1:

@@ -14,14 +14,12 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 
 from ..model import SourceDoc
-from .patterns import roman_value
+from .heuristics import HEURISTICS as H
+from .patterns import FOLIO, roman_value
 
 __all__ = ["PageMap", "parse_page_ref", "roman_value"]
 
 _REF = re.compile(r"^(?:([A-Za-z]{1,3}|\d{1,3})\s?-\s?)?(\d{1,4}|[ivxlcdmIVXLCDM]{1,7})$")
-_FOLIO_LINE = re.compile(
-    r"^(?:page\s+|p\.\s*|[-–—]\s*)?((?:[A-Za-z]{1,3}|\d{1,3})\s?-\s?\d{1,4}|\d{1,4}|[ivxlcdm]{1,7})"
-    r"(?:\s+of\s+\d+|\s*[-–—])?$", re.I)
 _FOLIO_EDGE = re.compile(r"^(?:(\d{1,4}|[ivxlc]{1,7})\s*[|•·]\s+\S.*|.*\S\s+[|•·]\s*(\d{1,4}|[ivxlc]{1,7}))$")
 
 
@@ -127,7 +125,7 @@ class PageMap:
             if r != run:
                 continue
             dist = abs(v - value)
-            if dist <= 15 and (best is None or dist < best[0] or dist == best[0] and unit > self.after):
+            if dist <= H.folio_reach and (best is None or dist < best[0] or dist == best[0] and unit > self.after):
                 best = (dist, unit + value - v)
         if best is None:
             return None
@@ -139,11 +137,12 @@ def _folio_candidates(text: str) -> list[tuple[str, int]]:
     lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
     if not lines:
         return []
-    edge = lines[:3] + lines[-3:] if len(lines) > 6 else lines
+    k = H.furniture_edge_lines
+    edge = lines[:k] + lines[-k:] if len(lines) > 2 * k else lines
     out: list[tuple[str, int]] = []
     for ln in edge:
-        m = _FOLIO_LINE.match(ln)
-        token = m.group(1) if m else None
+        m = FOLIO.match(ln)
+        token = m.group("page") if m else None
         if token is None:
             m2 = _FOLIO_EDGE.match(ln)
             token = (m2.group(1) or m2.group(2)) if m2 else None
@@ -158,7 +157,7 @@ def _folio_candidates(text: str) -> list[tuple[str, int]]:
 def _consistent_folios(doc: SourceDoc) -> dict[int, tuple[str, int]]:
     """Printed folio per unit, kept where nearby pages' folios fit the same numbering run.
 
-    Each candidate counts the pages within three whose candidates share its run and offset;
+    Each candidate counts the nearby pages (``folio_support``) whose candidates share its run and offset;
     the best supported one wins, and a folio claimed by two pages stays with the better
     supported page (ages 51, 52 in a list of officers look like folios for two pages).
     """
@@ -168,8 +167,9 @@ def _consistent_folios(doc: SourceDoc) -> dict[int, tuple[str, int]]:
     for unit, options in cands.items():
         for run, value in options:
             offset = unit - value
+            near = range(max(0, unit - H.folio_support), min(n, unit + H.folio_support + 1))
             support = sum(
-                1 for other in range(max(0, unit - 3), min(n, unit + 4)) if other != unit
+                1 for other in near if other != unit
                 if any(r2 == run and other - v == offset for r2, v in cands.get(other, []))
             )
             if support and (unit not in best or support > best[unit][0]):

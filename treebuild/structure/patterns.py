@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["ROMAN_UPPER", "roman_value", "is_page_number", "PAGE_TOKEN", "ARABIC", "ROMAN_LOWER", "PREFIXED",
-           "LEADER", "LEADER_TAIL"]
+__all__ = ["ROMAN_UPPER", "roman_value", "is_page_number", "FOLIO", "PAGE_TOKEN", "ARABIC", "ROMAN_LOWER", "PREFIXED",
+           "LEADER", "LEADER_TAIL", "CONTENTS_WORD"]
 
 ROMAN_UPPER = r"(?=[IVXLC])M{0,3}(?:C[MD]|D?C{0,3})(?:X[CL]|L?X{0,3})(?:I[XV]|V?I{0,3})"
 """A well-formed upper-case Roman numeral, as a regex fragment (``Part IV``, ``II.``)."""
@@ -39,23 +39,28 @@ def _to_roman(n: int) -> str:
     return "".join(out)
 
 
-_PAGE_NUMBER = re.compile(
-    r"^(?:page\s+)?(?:[-\u2013\u2014]\s*)?(?:\d{1,4}|[ivxlcdm]{1,7}|[A-Z]{1,2}-\d{1,3})(?:\s*[-\u2013\u2014])?"
-    r"(?:\s*(?:of|/)\s*\d{1,4})?$",
-    re.IGNORECASE,
-)
-
-
-def is_page_number(text: str) -> bool:
-    """A line that is only a folio: ``12``, ``xiv``, ``Page 3 of 40``, ``- 7 -``, ``F-3``."""
-    return bool(_PAGE_NUMBER.match(text.strip()))
-
-
 ARABIC = r"\d{1,4}"
 ROMAN_LOWER = r"[ivxlc]{1,7}"
 PREFIXED = r"[A-Z]{1,3}-\s?\d{1,4}|\d{1,3}-\d{1,4}"
 PAGE_TOKEN = rf"(?:{PREFIXED}|{ARABIC}|[ivxlcIVXLC]{{1,7}})"
 """A printed page reference in a TOC row: ``12``, ``iv``, ``F-3``, ``A-1``, ``2-15``."""
+
+FOLIO = re.compile(
+    rf"^(?:(?:page|p\.)\s*)?(?:[-\u2013\u2014]\s*)?(?P<page>{PREFIXED}|{ARABIC}|[ivxlcdm]{{1,7}})(?:\s*[-\u2013\u2014])?"
+    r"(?:\s*(?:of|/)\s*\d{1,4})?$",
+    re.IGNORECASE,
+)
+"""A line that is only a folio, its page token in ``page``: ``12``, ``xiv``, ``Page 3 of 40``, ``- 7 -``,
+``F-3``, ``p. 2-15``. Furniture, TOC margins and the printed-page map all read folios with it."""
+
+
+def is_page_number(text: str) -> bool:
+    """A line that is only a folio (see :data:`FOLIO`)."""
+    return bool(FOLIO.match(text.strip()))
+
+
+CONTENTS_WORD = re.compile(r"\b(?:contents|index|table des mati[eè]res|inhalt)\b", re.IGNORECASE)
+"""A word that titles a listing of sections (``Table of Contents``, ``Index to Financial Statements``)."""
 
 LEADER = r"(?:[.·•…_]\s*){2,}"
 """A run of leader characters between a TOC title and its page (``....``, ``· · ·``, ``___``)."""

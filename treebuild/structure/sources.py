@@ -67,10 +67,10 @@ class OutlineSource:
         if not verdict.usable:
             warnings.append("outline ignored: it does not describe the document's sections")
             return Proposal(self.name, warnings=warnings)
-        marks = outline_marks(dataclasses.replace(doc, outline=verdict.entries))
+        marks = outline_marks(dataclasses.replace(doc, outline=verdict.entries), layout.furniture)
         n = len(doc.units)
         partial = bool(marks) and doc.paged and (
-            verdict.kind == "relevelled" or len(marks) < max(3, n // H.partial_outline_pages)
+            verdict.kind == "relevelled" or len(marks) < max(H.min_outline_entries, n // H.partial_outline_pages)
             or (n > H.flat_outline_pages and max(m.level for m in marks) == 1))
         return Proposal(self.name, marks, warnings=warnings, partial=partial)
 
@@ -119,7 +119,7 @@ class ModelSource:
     def propose(self, doc: SourceDoc, layout: Layout) -> Proposal:
         from .model_fallback import model_structure
 
-        proposed = model_structure(doc, self.config, self.usage)
+        proposed = model_structure(doc, self.config, self.usage, furniture=layout.furniture)
         warnings: list[str] = []
         if proposed.marks and proposed.dropped:
             warnings.append(f"model structure: {len(proposed.dropped)} of {proposed.proposed} proposed "

@@ -85,18 +85,21 @@ def subdivide(doc: SourceDoc, roots: list[Node], settings: BuildSettings, layout
 
 
 def _window_children(doc: SourceDoc, parent: Node, start: Pos, end: Pos, settings: BuildSettings) -> list[Node]:
+    """Window nodes for ``[start, end)`` of ``parent``, built by the assembler: a leaf's windows become
+    its children; windows of a parent's lead are returned for the caller to put before its children."""
     marks = window_marks(doc, start, end, max_pages=settings.max_node_pages, max_tokens=settings.max_node_tokens,
                          level=parent.depth + 1, title=parent.title)
     if not marks:
         return []
-    kids: list[Node] = []
-    for i, m in enumerate(marks):
-        stop = marks[i + 1].pos if i + 1 < len(marks) else end
-        kids.append(Node(node_id="", title=m.title, depth=parent.depth + 1, ordinal=i, start=m.pos, end=stop,
-                         origin=Origin.window, confidence=m.confidence, parent=parent, _doc=doc))
     if not parent.children:
-        parent.children = kids
-    return kids
+        attach(doc, parent, marks)
+        return parent.children
+    lead = Node(node_id="", title=parent.title, depth=parent.depth, ordinal=0, start=start, end=end,
+                origin=Origin.window, _doc=doc)
+    attach(doc, lead, marks)
+    for kid in lead.children:
+        kid.parent = parent
+    return lead.children
 
 
 def _reorder(nodes: list[Node]) -> None:

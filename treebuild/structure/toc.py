@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..model import Mark, Origin, Pos, SourceDoc
+from .furniture import PageFurniture
 from .heuristics import HEURISTICS as H
 from .pagemap import PageMap, parse_page_ref
 from .text import normalize_title
@@ -22,9 +23,6 @@ from .toc_parse import TocEntry, parse_rows
 from .toc_place import PageTexts, Placement, place_entries
 
 __all__ = ["TocResult", "toc_marks"]
-
-_VOTE_SAMPLES = 12
-_MARGIN_CHARS = 120  # at most this much running header/footer text ahead of a heading
 
 
 @dataclass
@@ -42,8 +40,9 @@ class TocResult:
     paged: bool = True  # False when the TOC prints no page numbers
 
 
-def toc_marks(doc: SourceDoc) -> TocResult | None:
-    """Find, parse and place the printed TOC of ``doc``; ``None`` when there is none."""
+def toc_marks(doc: SourceDoc, furniture: PageFurniture | None = None) -> TocResult | None:
+    """Find, parse and place the printed TOC of ``doc``; ``None`` when there is none. ``furniture``
+    is the layout's page furniture (made here when not given)."""
     if not doc.paged or not doc.units:
         return None
     pages = find_toc_pages(doc)
@@ -55,9 +54,10 @@ def toc_marks(doc: SourceDoc) -> TocResult | None:
     texts = PageTexts(doc)
     pagemap = PageMap(doc, after=pages.pages[-1])
     _calibrate(doc, pagemap, entries, pages.pages, texts)
-    span = len(doc.units) if not pages.paged else 40
+    span = len(doc.units) if not pages.paged else H.toc_span_pages
     placements = place_entries(doc, entries, pages.pages, pagemap, texts, span=span)
-    return _result(doc, pages.pages, entries, placements, pagemap, pages.paged)
+    furniture = furniture if furniture is not None else PageFurniture(doc)
+    return _result(doc, pages.pages, entries, placements, pagemap, pages.paged, furniture)
 
 
 def _calibrate(doc: SourceDoc, pagemap: PageMap, entries: list[TocEntry], toc: list[int],
@@ -71,9 +71,9 @@ def _calibrate(doc: SourceDoc, pagemap: PageMap, entries: list[TocEntry], toc: l
     skip = set(toc)
     for run in runs:
         sample = [e for e in entries if e.page and (p := parse_page_ref(e.page)) is not None and p[0] == run]
-        if len(sample) > _VOTE_SAMPLES:
-            step = len(sample) / _VOTE_SAMPLES
-            sample = [sample[int(i * step)] for i in range(_VOTE_SAMPLES)]
+        if len(sample) > H.toc_vote_samples:
+            step = len(sample) / H.toc_vote_samples
+            sample = [sample[int(i * step)] for i in range(H.toc_vote_samples)]
         pagemap.vote_offsets((e.page or "", _finder(texts, e, body, skip)) for e in sample)
     if pagemap.offsets and pagemap.source == "none":
         pagemap.source = "offset"
@@ -98,7 +98,7 @@ def _place_groups(placements: list[Placement]) -> list[Placement]:
 
 
 def _result(doc: SourceDoc, toc: list[int], entries: list[TocEntry], placements: list[Placement],
-            pagemap: PageMap, paged: bool) -> TocResult:
+            pagemap: PageMap, paged: bool, furniture: PageFurniture) -> TocResult:
     if paged:
         placements = _place_groups(placements)
     placed = [p for p in placements if p.pos is not None]
@@ -117,28 +117,10 @@ def _result(doc: SourceDoc, toc: list[int], entries: list[TocEntry], placements:
     last = Pos(-1, 0)
     for p in placed:
         assert p.pos is not None
-        pos = _snap(doc, p.pos)
+        pos = Pos(p.pos.unit, 0) if p.pos.char and furniture.lead_only(doc.units[p.pos.unit], p.pos.char) else p.pos
         if pos <= last:  # never move a start before (or onto) the previous one
             pos = p.pos
         last = pos
         result.marks.append(Mark(title=p.entry.title, level=p.entry.level, pos=pos, origin=Origin.toc,
                                  confidence=p.confidence))
     return result
-
-
-def _snap(doc: SourceDoc, pos: Pos) -> Pos:
-    """A heading preceded on its page only by running header/footer text starts the page.
-
-    Text order may put a folio or running header before the heading; leaving it to the
-    previous section would make that section end on this page for no reason.
-    """
-    unit = doc.units[pos.unit]
-    if pos.char == 0 or not unit.blocks:
-        return pos
-    height = unit.height or 792.0
-    before = [b for b in unit.blocks if b[2] < pos.char]
-    lead = unit.text[: pos.char]
-    if len(lead.strip()) <= _MARGIN_CHARS and all(
-            b[1] <= height * H.snap_band or b[0] >= height * (1 - H.snap_band) for b in before):
-        return Pos(pos.unit, 0)
-    return pos

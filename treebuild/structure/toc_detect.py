@@ -10,12 +10,24 @@ financial table is not: its numbers are large, repeated per row and not monotoni
 
 from __future__ import annotations
 
+import math
 import re
 from collections import Counter
 from dataclasses import dataclass, field
 
 from ..model import Line, SourceDoc
-from .patterns import ARABIC, LEADER, PAGE_TOKEN, PREFIXED, ROMAN_LOWER, roman_value
+from .heuristics import HEURISTICS as H
+from .patterns import (
+    ARABIC,
+    CONTENTS_WORD,
+    LEADER,
+    LEADER_TAIL,
+    PAGE_TOKEN,
+    PREFIXED,
+    ROMAN_LOWER,
+    is_page_number,
+    roman_value,
+)
 from .text import normalize_title
 
 __all__ = [
@@ -28,6 +40,8 @@ __all__ = [
     "row_entry",
     "toc_keyword",
     "find_toc_pages",
+    "toc_like_pages",
+    "listing_page",
     "scan_limit",
     "entry_like",
     "margin_row",
@@ -135,19 +149,19 @@ class TocPages:
 
 
 def scan_limit(n: int) -> int:
-    """How many leading pages may start a TOC: about the first 20%, at least 12, at most 30."""
-    return min(n, max(12, min(30, -(-n // 4))))
+    """How many leading pages may start a TOC: about the first quarter, within fixed bounds."""
+    return min(n, max(H.toc_front_min, min(H.toc_front_max, math.ceil(n * H.toc_front_share))))
 
 
 def toc_keyword(text: str) -> str | None:
     """``"toc"`` when ``text`` is a contents title, ``"list"`` for a list of figures/tables."""
-    if len(text) > 60:
+    if len(text) > H.contents_raw_chars:
         return None
     words = text.split()
     if words and len(words) >= 4 and all(len(w) == 1 for w in words):  # C O N T E N T S
         text = "".join(words)
     norm = normalize_title(text)
-    if len(norm) > 40 or not norm:
+    if len(norm) > H.contents_title_chars or not norm:
         return None
     if norm in _TOC_TITLES or norm.replace(" ", "") in _TOC_SQUEEZED:
         return "toc"
@@ -174,7 +188,7 @@ def page_rows(doc: SourceDoc, unit: int) -> list[Row]:
             last = groups[-1]
             lmid = sum((g.y0 + g.y1) / 2 for g in last) / len(last)
             height = min(ln.y1 - ln.y0, min(g.y1 - g.y0 for g in last))
-            if abs(mid - lmid) <= max(1.0, 0.45 * height):
+            if abs(mid - lmid) <= max(1.0, H.row_merge * height):
                 last.append(ln)
                 continue
         groups.append([ln])
@@ -185,14 +199,15 @@ def page_rows(doc: SourceDoc, unit: int) -> list[Row]:
     for g in groups:
         g.sort(key=lambda ln: ln.x0)
         segments.extend(_split_columns(g, middle))
-    splits = sum(1 for s in segments if s[0].x0 > middle - 0.05 * (right - left) and _ends_with_page(s[-1].text))
+    gutter = middle - H.column_gutter * (right - left)
+    splits = sum(1 for s in segments if s[0].x0 > gutter and _ends_with_page(s[-1].text))
     rows = [_row(unit, s) for s in segments]
-    two_column = splits >= 3 and sum(1 for r in rows if r.x0 < middle) >= 3
+    two_column = splits >= H.min_column_rows and sum(1 for r in rows if r.x0 < middle) >= H.min_column_rows
     if two_column:
-        boundary = middle - 0.05 * (right - left)
+        boundary = gutter
         left_rows = [r for r in rows if r.x0 < boundary]
         right_rows = [r for r in rows if r.x0 >= boundary]
-        if right_rows and all(r.x1 <= middle + 0.1 * (right - left) for r in left_rows):
+        if right_rows and all(r.x1 <= middle + H.column_overlap * (right - left) for r in left_rows):
             return left_rows + right_rows
     return rows
 
@@ -210,7 +225,8 @@ def _split_columns(group: list[Line], middle: float) -> list[list[Line]]:
         has_title = any(re.search(r"[A-Za-z]{2}", c.text) for c in cur[:-1]) or bool(
             lp and re.search(r"[A-Za-z]{2}", lp[0]))
         is_page = bool(_PAGE_CELL.fullmatch(ln.text.strip())) or lp is not None
-        if is_page and has_title and ln.x1 <= middle + 20 and nxt.x0 >= middle - 20 and nxt.x0 - ln.x1 > ln.size:
+        if is_page and has_title and ln.x1 <= middle + H.column_gap and nxt.x0 >= middle - H.column_gap \
+                and nxt.x0 - ln.x1 > ln.size:
             out.append([])
     return [s for s in out if s]
 
@@ -240,7 +256,7 @@ def row_entry(row: Row, right_edge: float | None = None) -> RowEntry:
     if len(cells) > 1 and _PAGE_CELL.fullmatch(last.text) and _plausible_token(last.text, True):
         return RowEntry(_clean_title(" ".join(c.text for c in cells[:-1])), last.text, "cell", title_x0, last.x1)
     if len(cells) > 1 and _NOT_APPLICABLE.match(last.text) and right_edge is not None \
-            and abs(last.x1 - right_edge) < 4:
+            and abs(last.x1 - right_edge) < H.na_align:
         return RowEntry(_clean_title(" ".join(c.text for c in cells[:-1])), None, "na", title_x0, last.x1)
     lp = _leader_page(last.text)
     if lp and _plausible_token(lp[1], True):
@@ -249,7 +265,8 @@ def row_entry(row: Row, right_edge: float | None = None) -> RowEntry:
     m = _TRAILING_PAGE.match(last.text)
     if m and _PAGE_OF.search(last.text):
         m = None  # "Page 5 of 35" is a folio, not a reference
-    if m and right_edge is not None and abs(last.x1 - right_edge) < 3 and _plausible_token(m.group(2), False):
+    if m and right_edge is not None and abs(last.x1 - right_edge) < H.page_align \
+            and _plausible_token(m.group(2), False):
         head = " ".join([c.text for c in cells[:-1]] + [m.group(1)])
         return RowEntry(_clean_title(head), m.group(2), "aligned", title_x0, last.x1)
     how = "leader" if leader_cell else ""
@@ -260,7 +277,8 @@ def _plausible_token(token: str, separate: bool) -> bool:
     """Reject tokens that are numbers but not page references (years, upper-case words)."""
     t = token.strip()
     if t.isdigit():
-        return 0 < int(t) < 5000 and not (len(t) == 4 and 1900 <= int(t) <= 2100 and not separate)
+        first, last = H.years
+        return 0 < int(t) < H.max_page_ref and not (len(t) == 4 and first <= int(t) <= last and not separate)
     if re.fullmatch(r"[ivxlcIVXLC]+", t):
         low = t.lower()
         if roman_value(low) is None:
@@ -280,7 +298,7 @@ def _clean_title(text: str) -> str:
 
 def entry_like(entry: RowEntry, row: Row) -> bool:
     """A row that reads as "title ... page" and not as a table row of figures."""
-    if entry.page is None or len(re.findall(r"[A-Za-z]", entry.title)) < 2 or len(entry.title) > 300:
+    if entry.page is None or len(re.findall(r"[A-Za-z]", entry.title)) < 2 or len(entry.title) > H.max_entry_chars:
         return False
     cells = [c for c in row.cells if not _LEADER_ONLY.fullmatch(c.text)]
     inner = cells[1:-1] if entry.how == "cell" else cells[1:]
@@ -305,7 +323,7 @@ class _PageScore:
 
 def _score(doc: SourceDoc, unit: int) -> _PageScore:
     rows = page_rows(doc, unit)
-    height = doc.units[unit].height or 792.0
+    height = doc.units[unit].height or H.page_height
     edge = right_edge(rows)
     keyword_row = list_row = None
     body = [r for r in rows if not margin_row(r, height)]
@@ -316,7 +334,7 @@ def _score(doc: SourceDoc, unit: int) -> _PageScore:
         kind = toc_keyword(r.text) or (toc_keyword(r.cells[0].text) if len(r.cells) > 1 else None)
         if kind == "toc" and i < first_entry:
             keyword_row = i  # the last contents title above the first entry
-        elif kind == "list" and list_row is None and r.y0 < height * 0.5:
+        elif kind == "list" and list_row is None and r.y0 < height * H.upper_half:
             list_row = i
     values = [int(e.page) for _, e in entries if e.page and e.page.isdigit()]
     ups = sum(1 for a, b in zip(values, values[1:], strict=False) if b >= a)
@@ -325,7 +343,7 @@ def _score(doc: SourceDoc, unit: int) -> _PageScore:
     aligned = 0.0
     if entries:
         mode = x1s.most_common(1)[0][0]
-        aligned = sum(1 for _, e in entries if abs((e.page_x1 or 0) - mode) <= 3) / len(entries)
+        aligned = sum(1 for _, e in entries if abs((e.page_x1 or 0) - mode) <= H.page_align) / len(entries)
     numbered = sum(1 for r in body if _numbered_title(r.text))
     return _PageScore(unit, rows, len(entries), len(body), keyword_row, list_row, monotonic, aligned, numbered,
                       values[-1] if values else None, height, values)
@@ -338,17 +356,17 @@ def right_edge(rows: list[Row]) -> float | None:
     if not ends:
         return None
     x, count = ends.most_common(1)[0]
-    return float(x) if count >= 3 else None
+    return float(x) if count >= H.min_aligned_rows else None
 
 
 def margin_row(row: Row, height: float) -> bool:
     """Running header/footer rows: page folios and short lines in the top or bottom band."""
     text = row.text
-    if re.fullmatch(rf"(?:page\s+)?{PAGE_TOKEN}(?:\s+of\s+\d+)?|[-–—]\s*\d+\s*[-–—]", text, re.I):
+    if is_page_number(text):
         return True
     if _BOILERPLATE.search(text):
         return True
-    band = row.y1 < height * 0.08 or row.y0 > height * 0.93
+    band = row.y1 < height * H.margin_top or row.y0 > height * H.margin_bottom
     return band and row_entry(row).page is None
 
 
@@ -358,25 +376,28 @@ _NUMBER_START = re.compile(
 
 
 def _numbered_title(text: str) -> bool:
-    return bool(_NUMBER_START.match(text)) and len(text) <= 160 and not text.endswith(".")
+    return bool(_NUMBER_START.match(text)) and len(text) <= H.numbered_title_chars and not text.endswith(".")
 
 
 def _is_toc_page(s: _PageScore, page_count: int) -> bool:
     if s.text_rows == 0 or s.list_row is not None and (s.keyword_row is None or s.list_row < s.keyword_row):
         return False
     frac = s.entries / s.text_rows
-    if s.keyword_row is not None and s.entries >= 3 and frac >= 0.25 and s.monotonic >= 0.6:
+    if s.keyword_row is not None and s.entries >= H.titled_toc_entries and frac >= H.titled_toc_share \
+            and s.monotonic >= H.toc_monotonic:
         return True
     # Without a contents title, the numbers must be pages this document could have: a page of
     # numbered lines (steps, line numbers, amounts) in a short document is not a TOC.
     in_range = sum(1 for v in s.values if v <= page_count + 2) / max(1, len(s.values))
-    return s.entries >= 6 and frac >= 0.5 and s.monotonic >= 0.8 and s.aligned >= 0.6 and in_range >= 0.9
+    return s.entries >= H.untitled_toc_entries and frac >= H.untitled_toc_share \
+        and s.monotonic >= H.untitled_monotonic and s.aligned >= H.untitled_aligned and in_range >= H.untitled_in_range
 
 
 def _continues(prev: _PageScore, s: _PageScore) -> bool:
     if s.text_rows == 0 or s.list_row is not None:
         return False
-    if s.entries < 2 or s.entries / s.text_rows < 0.35 or s.monotonic < 0.6:
+    if s.entries < H.continued_entries or s.entries / s.text_rows < H.continued_share \
+            or s.monotonic < H.toc_monotonic:
         return False
     first = next((int(e.page) for r in s.rows if (e := row_entry(r)).page and e.page.isdigit()), None)
     return prev.last_value is None or first is None or first >= prev.last_value - 2
@@ -386,11 +407,13 @@ def _pageless_start(s: _PageScore) -> bool:
     if s.keyword_row is None:
         return False
     after = s.text_rows - s.keyword_row - 1
-    return after >= 5 and s.numbered >= 5 and s.numbered / max(1, after) >= 0.6 and s.entries <= 2
+    return after >= H.pageless_rows and s.numbered >= H.pageless_rows \
+        and s.numbered / max(1, after) >= H.pageless_share and s.entries <= H.pageless_max_paged
 
 
 def _pageless_continues(s: _PageScore) -> bool:
-    return s.text_rows >= 3 and s.numbered / s.text_rows >= 0.7 and s.entries <= 2
+    return s.text_rows >= H.min_column_rows and s.numbered / s.text_rows >= H.pageless_continued_share \
+        and s.entries <= H.pageless_max_paged
 
 
 _QUICK_NUMBER_END = re.compile(
@@ -404,10 +427,10 @@ _QUICK_KEYWORD = re.compile(
 def _quick_candidate(text: str) -> bool:
     """Cheap text-only filter so typographic lines are computed only for plausible pages."""
     ends = len(_QUICK_NUMBER_END.findall(text))
-    if ends >= 3 and _QUICK_KEYWORD.search(text):
+    if ends >= H.quick_titled_ends and _QUICK_KEYWORD.search(text):
         return True
     lines = max(1, text.count("\n"))
-    return ends >= 6 and ends / lines >= 0.15
+    return ends >= H.quick_ends and ends / lines >= H.quick_share
 
 
 def find_toc_pages(doc: SourceDoc) -> TocPages | None:
@@ -439,7 +462,7 @@ def find_toc_pages(doc: SourceDoc) -> TocPages | None:
                 pages.append(pages[-1] + 1)
             groups.append(pages)
             u = pages[-1] + 1
-            if sum(scores[p].entries for p in pages) >= 8:
+            if sum(scores[p].entries for p in pages) >= H.toc_enough_entries:
                 break
             continue
         u += 1
@@ -448,7 +471,7 @@ def find_toc_pages(doc: SourceDoc) -> TocPages | None:
         return _result(best, scores, True)
     for u in range(limit):
         text = doc.units[u].text
-        if not _QUICK_KEYWORD.search(text) or len(_QUICK_NUMBERED.findall(text)) < 5:
+        if not _QUICK_KEYWORD.search(text) or len(_QUICK_NUMBERED.findall(text)) < H.pageless_rows:
             continue
         s = score(u)
         if _pageless_start(s):
@@ -457,6 +480,46 @@ def find_toc_pages(doc: SourceDoc) -> TocPages | None:
                 pages.append(pages[-1] + 1)
             return _result(pages, scores, False)
     return None
+
+
+def listing_page(doc: SourceDoc, unit: int) -> bool:
+    """A page that is mostly "title ... page" rows (an exhibit's own table of contents), by the
+    thresholds of an untitled TOC page."""
+    rows = page_rows(doc, unit)
+    edge = right_edge(rows)
+    entries = sum(1 for r in rows if entry_like(row_entry(r, edge), r))
+    return entries >= H.untitled_toc_entries and entries >= H.untitled_toc_share * len(rows)
+
+
+_ITEM_LINE = re.compile(r"^(?:item|part)\s+[0-9ivx]{1,4}[a-c]?\b", re.IGNORECASE)
+
+
+def toc_like_pages(doc: SourceDoc, pages: range, skip: set[tuple[int, int]] | None = None) -> set[int]:
+    """Pages that look like a printed table of contents or a cross-reference index.
+
+    Dot leaders ending in page numbers, or a "Contents" title over many lines ending in numbers,
+    or many ``Item N`` lines on one page, anywhere in the document (``find_toc_pages`` looks for
+    the printed TOC to read in the front only). Headings found there are TOC entries, not sections.
+    """
+    skip = skip or set()
+    out: set[int] = set()
+    for u in pages:
+        lines = [ln for j, ln in enumerate(doc.lines(u)) if (u, j) not in skip]
+        least = H.listing_rows
+        if len(lines) < least:
+            continue
+        leaders = sum(1 for ln in lines if LEADER_TAIL.search(ln.text))
+        numbers = sum(1 for ln in lines if is_page_number(ln.text))
+        items = sum(1 for ln in lines if _ITEM_LINE.match(ln.text))
+        titled = any(CONTENTS_WORD.search(ln.text) and len(ln.text) < H.contents_title_chars
+                     for ln in lines[:H.contents_title_lines])
+        if leaders >= least and leaders >= H.listing_leader_share * len(lines):
+            out.add(u)
+        elif titled and (numbers + leaders >= least or items >= least):
+            out.add(u)
+        elif items >= H.item_listing and numbers >= least:
+            out.add(u)
+    return out
 
 
 def _result(pages: list[int], scores: dict[int, _PageScore], paged: bool) -> TocPages:

@@ -13,12 +13,13 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
+from .heuristics import HEURISTICS as H
+from .patterns import ROMAN_UPPER
 from .text import normalize_title
 from .toc_detect import Cell, Row, TocPages, entry_like, margin_row, right_edge, row_entry, toc_keyword
 
 __all__ = ["TocEntry", "Label", "parse_label", "parse_rows", "assign_levels", "parse_line"]
 
-_TOL = 4.0  # points of indentation treated as equal
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +67,7 @@ _WORD_LABELS: list[tuple[str, re.Pattern[str], int]] = [
 ]
 _DECIMAL = re.compile(r"(\d{1,3}(?:\.\d{1,3})*)(?:-(\d{1,3}))?\.?(?=\s|$)")
 _ALPHA = re.compile(r"([A-Z])((?:\.\d{1,3})+)\.?(?=\s|$)|([A-Z])\.(?=\s)")
-_ROMAN = re.compile(r"([IVXLC]{1,6})\.(?=\s)")
+_ROMAN = re.compile(rf"({ROMAN_UPPER})\.(?=\s)")
 _PAREN = re.compile(r"\(([a-z]|[ivx]{1,5}|\d{1,2})\)(?=\s)")
 
 
@@ -135,7 +136,7 @@ def parse_rows(pages: TocPages) -> list[TocEntry]:
         rows = pages.rows[unit]
         start = pages.first_row if i == 0 else 0
         edge = right_edge(rows)
-        height = pages.heights.get(unit, 792.0)
+        height = pages.heights.get(unit, H.page_height)
         for r in rows[start:]:
             kind = toc_keyword(r.text)
             if kind == "list":
@@ -173,7 +174,7 @@ def _mirror_margins(raws: list[_Raw], pages: TocPages) -> None:
     left = {p: min(x for u, x in lefts.items() if u % 2 == p) for p in (0, 1)}
     right = {p: max(x for u, x in rights.items() if u % 2 == p) for p in (0, 1)}
     shift = left[1] - left[0]
-    if abs(shift) <= _TOL or abs((right[1] - right[0]) - shift) > _TOL:
+    if abs(shift) <= H.indent_tolerance or abs((right[1] - right[0]) - shift) > H.indent_tolerance:
         return
     for r in raws:
         if r.unit % 2 == (1 if shift > 0 else 0):
@@ -285,10 +286,10 @@ def _continues_title(prev: _Raw, r: _Raw, after: _Raw | None, right: float) -> b
 def _can_parent(p: TocEntry, e: TocEntry) -> bool:
     if p.label is not None and e.label is not None:
         # equal ranks nest only by indentation: "(i)" under "(a)" is a roman clause, not letter i
-        return p.label.rank < e.label.rank or p.label.rank == e.label.rank and e.x0 > p.x0 + _TOL
-    if e.x0 > p.x0 + _TOL:
+        return p.label.rank < e.label.rank or p.label.rank == e.label.rank and e.x0 > p.x0 + H.indent_tolerance
+    if e.x0 > p.x0 + H.indent_tolerance:
         return True
-    if e.x0 < p.x0 - _TOL:
+    if e.x0 < p.x0 - H.indent_tolerance:
         return False
     if p.size > e.size + 0.5:
         return True

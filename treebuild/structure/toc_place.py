@@ -31,7 +31,6 @@ __all__ = ["Placement", "PageTexts", "place_entries"]
 _WINDOW = (0, 1, -1, 2, -2, 3, -3)
 _LEAD_WORDS = re.compile(r"^(?:chapter|section|appendix|annex|part|exhibit|article|schedule|kapitel|chapitre) ")
 _DISTINCT_KINDS = {"part", "item", "chapter", "appendix", "article", "section", "note"}
-_PAGELESS_SPAN = 40  # pages searched forward for an entry without any page to aim at
 _TRAILING_PAREN = re.compile(r"^(.*\S)\s*\([^()]{1,20}\)$")
 
 
@@ -305,7 +304,7 @@ def _fuzzy_on_page(pt: PageTexts, unit: int, want: _Want, min_char: int) -> tupl
 
 
 def place_entries(doc: SourceDoc, entries: list[TocEntry], toc_pages: list[int],
-                  pagemap: PageMap, texts: PageTexts | None = None, *, span: int = _PAGELESS_SPAN) -> list[Placement]:
+                  pagemap: PageMap, texts: PageTexts | None = None, *, span: int = H.toc_span_pages) -> list[Placement]:
     """Verify every entry on the body pages; entries not found keep ``pos=None``.
 
     ``span`` bounds how far ahead an entry without a usable page reference is looked for.

@@ -10,6 +10,7 @@ costs nothing.
 from __future__ import annotations
 
 from ..model import Mark, Origin, Pos, SourceDoc
+from .heuristics import HEURISTICS as H
 
 __all__ = ["window_marks", "window_cuts", "span_chars", "estimate_tokens", "CHARS_PER_TOKEN"]
 
@@ -56,7 +57,7 @@ def _cut_before(doc: SourceDoc, last: int, cur: Pos) -> Pos:
         return Pos(last + 1, 0)
     for char in reversed([b[2] for b in (u.blocks or [])]):
         pos = Pos(last, char)
-        if char == 0 or pos <= cur or char < len(u.text) // 3:
+        if char == 0 or pos <= cur or char < len(u.text) * H.window_min_cut:
             break
         if u.text[:char].rstrip().endswith(_SENTENCE_END):
             return pos
@@ -104,5 +105,6 @@ def window_marks(doc: SourceDoc, start: Pos, end: Pos, *, max_pages: int, max_to
             label = f"page {first}" if first == last else f"pages {first}-{last}"
         else:
             label = f"part {i + 1}"
-        marks.append(Mark(title=f"{title} ({label})", level=level, pos=cut, origin=Origin.window, confidence=0.3))
+        marks.append(Mark(title=f"{title} ({label})", level=level, pos=cut, origin=Origin.window,
+                          confidence=H.window_confidence))
     return marks

@@ -13,6 +13,7 @@ from __future__ import annotations
 from ..llm.transport import Transport
 from ..model import Tree
 from ..settings import ModelConfig
+from ..structure.furniture import PageFurniture
 from .bottomup import Summarizer, SummaryCache, document_title
 from .keys import summary_key
 from .prompts import ECONOMY_TARGET, PROMPT_VERSION, economy_floor, economy_ratio
@@ -22,15 +23,17 @@ __all__ = ["SummaryCache", "summarize_tree", "summary_key", "PROMPT_VERSION", "E
 
 
 def summarize_tree(tree: Tree, config: ModelConfig, cache: SummaryCache | None = None, *,
-                   transport: Transport | None = None) -> None:
+                   transport: Transport | None = None, furniture: PageFurniture | None = None) -> None:
     """Fill ``summary``, ``summary_origin``, ``summary_key`` on every node, the description and usage.
 
     ``config.model`` decides the model (``tree.model`` is set to it); the prompt version comes
-    from the tree's build settings. Failures and budget stops become ``tree.warnings``.
+    from the tree's build settings; ``furniture`` is the build's page furniture (the structure
+    stage's layout analysis; found again from the page texts when not given). Failures and budget
+    stops become ``tree.warnings``.
     """
     version = str(tree.settings.get("prompt_version") or PROMPT_VERSION)
     built_for = tree.settings.get("model")
     if built_for and built_for != config.model:
         tree.warnings.append(f"summaries use model {config.model!r} but the build settings name {built_for!r}; "
                              "pass the same model to both so the version records what made the summaries")
-    Summarizer(tree, config, cache, transport=transport, prompt_version=version).run()
+    Summarizer(tree, config, cache, transport=transport, prompt_version=version, furniture=furniture).run()

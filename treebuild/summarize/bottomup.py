@@ -40,6 +40,7 @@ from ..llm.tokens import count_tokens, truncate_tokens
 from ..llm.transport import Transport
 from ..model import Node, Tree
 from ..settings import OFFLINE_MODEL, ModelConfig
+from ..structure.furniture import PageFurniture
 from . import prompts
 from .compact import compact_text
 from .extractive import Extractive, clean_own_texts, normalize, strip_heading
@@ -105,6 +106,7 @@ class Summarizer:
     prompt_version: str = prompts.PROMPT_VERSION
     plans: dict[str, _Plan] = field(default_factory=dict)
     fallback: Counter[str] = field(default_factory=Counter)  # nodes left extractive, by failure kind
+    furniture: PageFurniture | None = None  # the layout's page furniture, when the build made one
 
     def __post_init__(self) -> None:
         self.model = self.config.model
@@ -114,7 +116,7 @@ class Summarizer:
 
     # -- entry ----------------------------------------------------------------------
     def run(self) -> None:
-        own_texts = clean_own_texts(self.tree)
+        own_texts = clean_own_texts(self.tree, self.furniture)
         self.extractive = Extractive(self.tree, own_texts)
         self._plan(own_texts)
         for node in self.nodes:

@@ -17,15 +17,17 @@ from collections import Counter
 from functools import lru_cache
 from pathlib import Path
 
-from ..model import Node, SourceDoc, Tree
+from ..model import Node, Tree
+from ..structure.furniture import PageFurniture, mask_line
+from ..structure.heuristics import HEURISTICS as H
+from ..structure.patterns import is_page_number
 
-__all__ = ["Extractive", "clean_own_texts", "furniture_lines", "lead_sentences", "normalize", "strip_heading",
+__all__ = ["Extractive", "clean_own_texts", "lead_sentences", "normalize", "strip_heading",
            "tokenize", "STOPWORDS"]
 
 _WORD = re.compile(r"[^\W\d_](?:[\w'’-]*[^\W_])?")
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+(?=[\"'“(\[]?[A-Z0-9À-Ý])")
-_FURNITURE = re.compile(
-    r"^(?:page\s+)?[\divxlcdm]+(?:\s+of\s+\d+)?$|^table of contents$|^contents$|^[\W\d_]*$", re.IGNORECASE)
+_LEAD_NOISE = re.compile(r"^table of contents$|^contents$|^[\W\d_]*$", re.IGNORECASE)
 _SPACE = re.compile(r"\s+")
 _HYPHEN_BREAK = re.compile(r"(\w)-\n(\w)")
 
@@ -81,67 +83,28 @@ KEY_CACHE = 1 << 16
 """Word forms whose term key is remembered (a filing has ~10-20k distinct forms)."""
 
 
-FURNITURE_SHARE = 0.25
-"""A line (digits masked) among the first or last three of this share of pages is a running header/footer."""
-
-_DIGITS = re.compile(r"\d+")
-
-
-FURNITURE_CHARS = 120
-"""Longer lines are never furniture (and are not compared)."""
-
-
-def _line_key(line: str) -> str:
-    return " ".join(line.split()).casefold()
-
-
-def _mask(line: str) -> str:
-    return _DIGITS.sub("#", _line_key(line))
-
-
-def furniture_lines(doc: SourceDoc) -> frozenset[str]:
-    """Running headers, footers and page numbers of a paged document, digits masked.
-
-    A line among the first or last three of a page is furniture when, digits masked, it recurs on
-    a quarter of the pages (``Page 12``), or when it opens or closes at least three pages verbatim
-    (a chapter's running title). Text only, so it costs one pass over the page texts.
-    """
-    if not doc.paged or len(doc.units) < 3:
-        return frozenset()
-    masked: Counter[str] = Counter()
-    verbatim: Counter[str] = Counter()
-    for unit in doc.units:
-        lines = [line for line in unit.text.splitlines() if line.strip()]
-        masked.update({_mask(line) for line in lines[:3] + lines[-3:] if len(line) <= FURNITURE_CHARS})
-        verbatim.update({_line_key(line) for line in lines[:2] + lines[-2:] if len(line) <= FURNITURE_CHARS})
-    limit = max(3, math.ceil(FURNITURE_SHARE * len(doc.units)))
-    found = {k for k, c in masked.items() if c >= limit}
-    found.update(_mask(k) for k, c in verbatim.items() if c >= 3 and not _DIGITS.search(k))
-    # a lone "$" or "—" recurs at page edges in table-heavy documents, but it is a table cell
-    return frozenset(k for k in found if "#" in k or any(ch.isalpha() for ch in k))
-
-
-def clean_own_texts(tree: Tree) -> dict[str, str]:
-    """Each node's own text without running headers, footers and page numbers.
+def clean_own_texts(tree: Tree, furniture: PageFurniture | None = None) -> dict[str, str]:
+    """Each node's own text without running headers, footers and page numbers (``furniture``: the
+    build's layout analysis of them, made here when not given).
 
     A furniture line with words (``ACME Inc. | Annual Report #``) is dropped wherever it is; one of
     figures only (``#``, ``# of #``) only as the first or last line of a page (running headers and
     footers with words aside): elsewhere ``251`` is a table cell, not a page number.
     """
     doc = tree.doc
-    furniture = furniture_lines(doc)
-    anywhere = frozenset(k for k in furniture if any(ch.isalpha() for ch in k))
-    figures = furniture - anywhere
+    keys = (furniture if furniture is not None else PageFurniture(doc)).keys
+    anywhere = frozenset(k for k in keys if any(ch.isalpha() for ch in k))
+    figures = keys - anywhere
     at_edges: set[tuple[int, int]] = set()  # (unit, line start) of figures-only furniture at a page edge
     if figures:
         for unit in doc.units:
             lines = [(start, line) for start, line in _lines(unit.text, 0, len(unit.text))
-                     if line.strip() and (len(line) > FURNITURE_CHARS or _mask(line) not in anywhere)]
+                     if line.strip() and (len(line) > H.furniture_chars or mask_line(line) not in anywhere)]
             at_edges.update((unit.index, start) for start, line in lines[:1] + lines[-1:]
-                            if len(line) <= FURNITURE_CHARS and _mask(line) in figures)
+                            if len(line) <= H.furniture_chars and mask_line(line) in figures)
     out: dict[str, str] = {}
     for node in tree.walk():
-        if not furniture:
+        if not keys:
             out[node.node_id] = node.own_text()
             continue
         begin, end = node.start, node.own_end()
@@ -152,8 +115,8 @@ def clean_own_texts(tree: Tree) -> dict[str, str]:
             a = begin.char if u == begin.unit else 0
             b = end.char if u == end.unit else len(doc.units[u].text)
             units.append("\n".join(line for start, line in _lines(doc.units[u].text, a, b)
-                                    if len(line) > FURNITURE_CHARS
-                                    or (_mask(line) not in anywhere and (u, start) not in at_edges)))
+                                    if len(line) > H.furniture_chars
+                                    or (mask_line(line) not in anywhere and (u, start) not in at_edges)))
         out[node.node_id] = "\n".join(units)
     return out
 
@@ -201,7 +164,7 @@ def strip_heading(text: str, title: str) -> str:
     i = 0
     while i < len(lines):
         line = lines[i].strip()
-        if not line or _FURNITURE.match(line):
+        if not line or is_page_number(line) or _LEAD_NOISE.match(line):
             i += 1
             continue
         for k in (1, 2, 3):

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from ...model import Line, Mark, Origin, Pos, SourceDoc
 from ..combine import same_heading
 from ..headings import HeadingScan, body_text_like, scan_headings
-from ..toc_detect import entry_like, page_rows, right_edge, row_entry
+from ..toc_detect import listing_page
 from .items import SecHeading
 from .statements import (
     STATEMENTS_TITLE,
@@ -170,14 +170,6 @@ def find_signatures(doc: SourceDoc, start: Pos, end: Pos,
     return None
 
 
-def _listing_page(doc: SourceDoc, unit: int) -> bool:
-    """A page that is mostly "title ... page" rows: an exhibit's own table of contents."""
-    rows = page_rows(doc, unit)
-    edge = right_edge(rows)
-    entries = sum(1 for r in rows if entry_like(row_entry(r, edge), r))
-    return entries >= 6 and entries >= 0.5 * len(rows)
-
-
 def _exhibit_inner(doc: SourceDoc, ex: Exhibit, end: Pos) -> list[Mark]:
     """An exhibit's own sections, read with its own body size: numbered articles and sections when
     it has them (list items such as ``(a)`` and ``(iv)`` are not sections), else its most
@@ -187,7 +179,7 @@ def _exhibit_inner(doc: SourceDoc, ex: Exhibit, end: Pos) -> list[Mark]:
         return []
     pages = range(ex.pos.unit, min(last, len(doc.units) - 1) + 1)
     scan = scan_headings(doc, pages)
-    listing = {u for u in pages if u in scan.toc_pages or _listing_page(doc, u)}
+    listing = {u for u in pages if u in scan.toc_pages or listing_page(doc, u)}
     found = [h for h in scan.major() if h.unit not in listing and ex.pos < Pos(h.unit, h.char) < end
              and not (h.unit == ex.pos.unit and h.char < ex.title_end)
              and not _QUALIFIER.match(h.title) and not body_text_like(h.title) and not _EXHIBIT.match(h.title)]
