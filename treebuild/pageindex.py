@@ -29,7 +29,7 @@ from .settings import OFFLINE_MODEL, ModelConfig, settings_hash
 from .store import CommitResult, Store, doc_id_for, valid_doc_id
 from .structure.assemble import assemble
 from .structure.furniture import PageFurniture
-from .structure.outline import _title_line
+from .structure.outline import find_title_line
 
 __all__ = ["IMPORTED_ORIGIN", "UNPLACED_CONFIDENCE", "load_pageindex", "from_pageindex", "import_pageindex"]
 
@@ -120,9 +120,9 @@ def _place(doc: SourceDoc, node: dict[str, Any], pages: dict[int, int], after: P
             unit = len(doc.units) - 1 if page > 0 else 0
         text = doc.units[unit].text
         lo = after.char if after.unit == unit else 0
-        char = _title_line(text, title, lo, len(text) + 1)
+        char = find_title_line(text, title, lo, len(text) + 1)
         if char is None and lo:
-            char = _title_line(text, title, 0, len(text) + 1)
+            char = find_title_line(text, title, 0, len(text) + 1)
         if char is not None:
             if lo == 0 and char > 0 and furniture.lead_only(doc.units[unit], char):
                 char = 0
@@ -131,7 +131,7 @@ def _place(doc: SourceDoc, node: dict[str, Any], pages: dict[int, int], after: P
     for unit in range(after.unit, len(doc.units)):  # unpaged: the next unit that opens with the title
         text = doc.units[unit].text
         lo = after.char if unit == after.unit else 0
-        char = _title_line(text, title, lo, len(text) + 1)
+        char = find_title_line(text, title, lo, len(text) + 1)
         if char is not None:
             if lo == 0 and char > 0 and furniture.lead_only(doc.units[unit], char):
                 char = 0

@@ -13,7 +13,7 @@ from .furniture import PageFurniture
 from .numbering import is_label, strip_numbering
 from .text import normalize_title
 
-__all__ = ["outline_marks", "pos_from_y"]
+__all__ = ["outline_marks", "pos_from_y", "find_title_line"]
 
 
 def outline_marks(doc: SourceDoc, furniture: PageFurniture | None = None) -> list[Mark]:
@@ -67,7 +67,7 @@ def _place_by_title(doc: SourceDoc, entries: list[OutlineEntry], positions: list
             if positions[j] != pos and positions[j].char > lo:
                 hi = positions[j].char
                 break
-        found = _title_line(text, entries[i].title, lo, hi)
+        found = find_title_line(text, entries[i].title, lo, hi)
         if found is None:
             continue
         at_top = lo == 0 and furniture.lead_only(doc.units[pos.unit], found)
@@ -78,7 +78,7 @@ def _same_dest(a: OutlineEntry, b: OutlineEntry) -> bool:
     return (a.page, a.y) == (b.page, b.y)
 
 
-def _title_line(text: str, title: str, lo: int, hi: int) -> int | None:
+def find_title_line(text: str, title: str, lo: int, hi: int) -> int | None:
     """Offset of the first line starting in ``[lo, hi)`` that opens with ``title`` (numbering and
     case aside; the title may continue on the next two lines), or of the label lines right above
     it (``Chapter 3``, ``2.1``)."""
