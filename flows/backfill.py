@@ -20,15 +20,15 @@ import contextlib
 import os
 import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import BrokenExecutor
 from pathlib import PurePosixPath
 from typing import Any, Literal
 
 from prefect import flow, get_run_logger
 from prefect.futures import PrefectFuture, as_completed
 from prefect.states import Completed, Failed, State
-from prefect.task_runners import ProcessPoolTaskRunner, TaskRunner, ThreadPoolTaskRunner
+from prefect.task_runners import TaskRunner, ThreadPoolTaskRunner
 
+from flows.pool import build_pool
 from flows.report import Progress, Report
 from flows.settings import FlowSettings, default_workers
 from flows.sources import is_url, manifest, split_duplicates
@@ -62,11 +62,14 @@ def _emit(event: str, payload: dict[str, Any]) -> None:
         listener(event, payload)
 
 
-def task_runner(workers: int, executor: Executor = "process", dask_address: str | None = None) -> TaskRunner[Any]:
-    """Where ``ingest-document`` tasks run: one process per worker, or Dask workers of one thread each.
+def task_runner(workers: int, executor: Executor = "process", dask_address: str | None = None,
+                in_flight: int | None = None) -> TaskRunner[Any]:
+    """Where ``ingest-document`` task runs go: threads of this process, or Dask workers of one thread each.
 
-    One worker runs builds one after another in a thread of the flow's own process (no process
-    to start, nothing to pickle); PyMuPDF is safe there because no two builds overlap.
+    With the process executor, task runs are threads of the flow's process (``in_flight`` of them,
+    default ``workers``) and each hands its build to the active :mod:`flows.pool` of ``workers``
+    processes (PyMuPDF is not thread-safe); one worker builds in the task run's thread itself, since
+    no two builds overlap (no process to start, nothing to pickle).
     """
     if executor == "dask":
         try:
@@ -77,9 +80,7 @@ def task_runner(workers: int, executor: Executor = "process", dask_address: str 
         if dask_address:
             return DaskTaskRunner(address=dask_address)
         return DaskTaskRunner(cluster_kwargs={"n_workers": workers, "threads_per_worker": 1, "processes": True})
-    if workers == 1:
-        return ThreadPoolTaskRunner(max_workers=1)
-    return ProcessPoolTaskRunner(max_workers=workers)
+    return ThreadPoolTaskRunner(max_workers=1 if workers == 1 else (in_flight or workers))
 
 
 def _model_limit(model: str, name: str) -> ModelLimit | None:
@@ -106,14 +107,9 @@ def _model_limit(model: str, name: str) -> ModelLimit | None:
 
 def _outcome(fut: PrefectFuture[Any], location: str) -> dict[str, Any]:
     """The task's result dict; a cached run is ``unchanged``; a failed one carries its error."""
-    try:
-        fut.wait()
-        state = fut.state
-        value = fut.result(raise_on_failure=False)
-    except BrokenExecutor as exc:  # a worker process died (out of memory, a crash in native code)
-        value = RuntimeError(f"{location}: the worker process building it died ({exc}); the others go on, "
-                             "run the backfill again to retry it")
-        state = None
+    fut.wait()
+    state = fut.state
+    value = fut.result(raise_on_failure=False)
     if isinstance(value, BaseException) or not isinstance(value, dict):
         error = str(value) if isinstance(value, BaseException) else ((state and state.message) or "no result")
         return _failed(location, error)
@@ -153,7 +149,8 @@ def run_documents(locations: list[str], *, store: str, settings: BuildSettings, 
               "model_limit": limit}
     max_in_flight = workers * flow_settings.in_flight_per_worker
     logger.info("%s: %d document(s) on %d %s worker(s)", title, len(locations), workers, executor)
-    with task_runner(workers, executor, dask_address) as runner:
+    pool = build_pool(workers) if executor == "process" and workers > 1 else contextlib.nullcontext()
+    with pool, task_runner(workers, executor, dask_address, in_flight=max_in_flight) as runner:
         pending: dict[PrefectFuture[Any], str] = {}
         for location in _largest_first(locations) if workers > 1 else locations:
             while len(pending) >= max_in_flight:
