@@ -37,10 +37,13 @@ from treebuild.errors import TreebuildError
 from treebuild.settings import BuildSettings
 from treebuild.store import doc_id_for
 
-__all__ = ["backfill", "backfill_in_batches", "run_documents", "final_state", "listen", "task_runner", "Executor"]
+__all__ = ["backfill", "backfill_in_batches", "run_documents", "final_state", "listen", "task_runner", "Executor",
+           "DOCUMENT_LINE"]
 
 Executor = Literal["process", "dask"]
 """Where documents are built; flow signatures spell it out, since Prefect resolves parameter types by name."""
+DOCUMENT_LINE = "treebuild_document"
+"""Set on the log record of each document's outcome line, so a front end showing its own rows can skip it."""
 Listener = Callable[[str, dict[str, Any]], None]
 """Called with ("start", {"total": n}) and then ("document", row) as each document finishes."""
 
@@ -137,7 +140,7 @@ def run_documents(locations: list[str], *, store: str, settings: BuildSettings, 
 
     def finish(result: dict[str, Any]) -> None:
         r = report.add(result)
-        (logger.error if r["status"] == "failed" else logger.info)("%s", describe(result))
+        (logger.error if r["status"] == "failed" else logger.info)("%s", describe(result), extra={DOCUMENT_LINE: True})
         _emit("document", r)
         progress.update(len(report.rows))
 

@@ -313,18 +313,6 @@ def test_prefect_deploy_and_a_process_worker_run_scheduled_ingest_and_two_batche
     assert all(len(st.versions(d.doc_id)) == 1 for d in st.documents())
 
 
-def test_backfill_over_an_fsspec_url_keeps_names_and_records_the_url(prefect_api: str, tmp_path: Path) -> None:
-    from flows.backfill import backfill
-
-    names = _corpus(tmp_path / "docs", good=1, broken=False)
-    state = backfill([f"file://{tmp_path / 'docs'}/"], store=str(tmp_path / "store"), workers=1,
-                     return_state=True)
-    assert state.is_completed(), state.message
-    st = Store(tmp_path / "store")
-    assert sorted(d.doc_id for d in st.documents()) == names
-    assert st.tree("report0").meta == {"source_url": f"file://{tmp_path / 'docs' / 'report0.pdf'}"}
-
-
 def test_serve_runs_the_scheduled_ingest_from_one_process(prefect_api: str, tmp_path: Path) -> None:
     """`treebuild serve` registers a cron deployment and executes a run of it in the same process."""
     from prefect.client.orchestration import get_client
@@ -355,3 +343,41 @@ def test_serve_runs_the_scheduled_ingest_from_one_process(prefect_api: str, tmp_
         os.killpg(proc.pid, signal.SIGTERM)
         proc.wait(timeout=30)
     assert [d.doc_id for d in Store(tmp_path / "store").documents()] == ["memo"]
+
+
+def test_backfill_from_s3_served_by_moto(prefect_api: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An ``s3://`` prefix (fsspec with s3fs; moto's S3 API on a free loopback port) read by two worker
+    processes keeps file names and records the URL; a second run finds every object unchanged (the
+    cache key of a URL is the object's ETag)."""
+    import boto3
+    from moto.server import ThreadedMotoServer
+
+    from flows.backfill import backfill
+
+    moto = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
+    moto.start()
+    try:
+        host, port = moto.get_host_and_port()
+        env = {"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing", "AWS_REGION": "us-east-1",
+               "AWS_ENDPOINT_URL": f"http://{host}:{port}"}
+        for key, value in env.items():
+            monkeypatch.setenv(key, value)
+        names = _corpus(tmp_path / "docs", good=2, broken=False)
+        s3 = boto3.client("s3", endpoint_url=env["AWS_ENDPOINT_URL"], region_name="us-east-1")
+        s3.create_bucket(Bucket="inbox")
+        for path in sorted((tmp_path / "docs").iterdir()):
+            s3.upload_file(str(path), "inbox", f"filings/{path.name}")
+        s3.put_object(Bucket="inbox", Key="other/elsewhere.md", Body=b"# Not in the prefix\n")
+
+        state = backfill(["s3://inbox/filings/"], store=str(tmp_path / "store"), workers=2, return_state=True)
+        assert state.is_completed(), state.message
+        st = Store(tmp_path / "store")
+        assert sorted(d.doc_id for d in st.documents()) == names
+        assert st.tree("report1").meta == {"source_url": "s3://inbox/filings/report1.pdf"}
+        assert {r["pages"] for r in state.result()["rows"] if r["document"].endswith(".pdf")} == {3}
+
+        again = backfill(["s3://inbox/filings/"], store=str(tmp_path / "store"), workers=2, return_state=True)
+        report = again.result()
+        assert report["totals"]["unchanged"] == len(names) and report["totals"]["created"] == 0
+    finally:
+        moto.stop()
