@@ -381,3 +381,22 @@ def test_backfill_from_s3_served_by_moto(prefect_api: str, tmp_path: Path, monke
         assert report["totals"]["unchanged"] == len(names) and report["totals"]["created"] == 0
     finally:
         moto.stop()
+
+
+def test_build_pool_forwards_settings_and_survives_a_dead_worker(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Workers see the caller's current TREEBUILD_* settings; a worker that dies fails the calls then in
+    flight with a transient error (Prefect retries them) and the pool goes on with fresh processes."""
+    from flows.pool import BuildPool, WorkerDied
+
+    pool = BuildPool(2)
+    try:
+        monkeypatch.setenv("TREEBUILD_POOL_PROBE", "first")
+        assert pool.call(os.getenv, "TREEBUILD_POOL_PROBE") == "first"
+        monkeypatch.setenv("TREEBUILD_POOL_PROBE", "second")
+        assert pool.call(os.getenv, "TREEBUILD_POOL_PROBE") == "second"
+        with pytest.raises(WorkerDied) as died:
+            pool.call(os._exit, 3)
+        assert is_transient(died.value)
+        assert pool.call(os.getpid) != os.getpid()
+    finally:
+        pool.close()
