@@ -63,8 +63,10 @@ def _source_key(location: str) -> str:
 def document_cache_key(context: TaskRunContext, parameters: dict[str, Any]) -> str | None:
     """(doc_id, source sha256, build settings hash, store): equal keys mean the same stored version.
 
-    Only a version the store really holds gets a key: a store deleted or replaced under the same
-    path never makes the cache skip a document it lost (the task runs, and ``ingest`` builds it).
+    A cached result is only used for a version the store really holds: a store deleted or replaced
+    under the same path never makes the cache skip a document it lost (the task runs, and ``ingest``
+    builds it). The store is only asked when there is a cached result, so a fresh backfill pays
+    nothing for the check.
     """
     location = parameters["location"]
     try:
@@ -73,10 +75,21 @@ def document_cache_key(context: TaskRunContext, parameters: dict[str, Any]) -> s
         return None  # unreadable now: no cache entry, the build reports the cause
     settings = BuildSettings(**(parameters.get("settings") or {})).hash()
     did = doc_id_for(PurePosixPath(location).name)
-    if not is_url(location) and not _stored(parameters["store"], did, source, settings):
-        return None
     store = hashlib.sha256(str(Path(parameters["store"]).resolve()).encode()).hexdigest()[:16]
-    return f"treebuild-{did[:80]}-{source[:32]}-{settings}-{store}"
+    key = f"treebuild-{did[:80]}-{source[:32]}-{settings}-{store}"
+    if is_url(location) or not _cached(key):  # nothing to skip: the task runs (``ingest`` finds a stored version)
+        return key
+    return key if _stored(parameters["store"], did, source, settings) else None
+
+
+def _cached(key: str) -> bool:
+    """A cached result under ``key`` (a small file read); only then is the store asked whether it holds it."""
+    from prefect.results import get_result_store
+
+    try:
+        return get_result_store().exists(key)
+    except Exception:  # an unreadable result storage: ask the store
+        return True
 
 
 def _stored(store: str, doc_id: str, sha256: str, settings_hash: str) -> bool:
