@@ -1,9 +1,10 @@
 """Backfill flows: ingest many documents in parallel worker processes, resumable, with a report.
 
 * :func:`backfill` (flow ``treebuild-backfill``): the documents named by folders, globs, list
-  files or fsspec URLs, one ``ingest-document`` task each, on a process pool (``workers``
-  processes, default one per core; PyMuPDF is not thread-safe, so builds never share a process)
-  or on Dask (``executor="dask"``: a local cluster, or a running one at ``dask_address``). At most
+  files or fsspec URLs, one ``ingest-document`` task run each, in threads of this process that
+  hand the builds to ``workers`` processes (:mod:`flows.pool`, default one per core; PyMuPDF is
+  not thread-safe, so builds never share a process), or on Dask (``executor="dask"``: a local
+  cluster, or a running one at ``dask_address``). At most
   ``workers * in_flight_per_worker`` documents are in flight; a failed document fails only its
   task; a crashed run is resumed by running it again (committed documents come from the cache).
   The run ends Failed, naming the failed documents, when any failed (after all others
