@@ -115,9 +115,10 @@ class BuildPool:
             raise WorkerDied(f"a worker process died while building this document or one built next to it "
                              f"({exc})") from None
 
-    def close(self) -> None:
+    def close(self, wait: bool = True) -> None:
+        """Stop the workers once their current builds end; ``wait``: until then."""
         with self._lock:
-            self._executor.shutdown(wait=True, cancel_futures=True)
+            self._executor.shutdown(wait=wait, cancel_futures=True)
 
 
 _active: ContextVar[BuildPool | None] = ContextVar("treebuild_build_pool", default=None)
@@ -136,6 +137,10 @@ def build_pool(workers: int) -> Iterator[BuildPool]:
     token = _active.set(pool)
     try:
         yield pool
+    except BaseException:  # interrupted or crashed: do not wait for builds nobody will collect
+        pool.close(wait=False)
+        raise
+    else:
+        pool.close()
     finally:
         _active.reset(token)
-        pool.close()
