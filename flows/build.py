@@ -1,8 +1,8 @@
 """One document read, built and committed: the work of an ``ingest-document`` task run.
 
 Runs in a worker process of :mod:`flows.pool` (or in the task run's own thread or Dask worker),
-so it imports no Prefect at module level; importing it loads the readers, which is what the
-pool's fork server preloads. Failures are raised without traceback or cause chain, so they
+so it imports no Prefect at module level (:mod:`flows.preload` is what the pool's fork server
+loads once for all workers). Failures are raised without traceback or cause chain, so they
 cross process boundaries (a reader's frames hold native PyMuPDF objects that cannot be pickled).
 """
 
@@ -15,9 +15,6 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-import treebuild.readers.docx
-import treebuild.readers.markdown
-import treebuild.readers.pdf  # noqa: F401  (the fork server imports PyMuPDF once for every worker)
 from flows.sources import fetch, is_url
 from treebuild.errors import TreebuildError
 from treebuild.ingestion import ingest

@@ -25,12 +25,13 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, TypeVar
 
-__all__ = ["BuildPool", "WorkerDied", "active_pool", "build_pool", "PRELOAD"]
+__all__ = ["BuildPool", "WorkerDied", "active_pool", "build_pool", "start_fork_server", "PRELOAD"]
 
 T = TypeVar("T")
 
-PRELOAD = ["__main__", "flows.build"]
-"""Imported once by the fork server (the CLI or test runner, treebuild, PyMuPDF); workers inherit them."""
+PRELOAD = ["__main__", "flows.preload"]
+"""Imported once by the fork server (the CLI or test runner; treebuild, PyMuPDF, the tokenizer); workers
+inherit them."""
 
 FORWARDED_ENV_PREFIXES = ("TREEBUILD_", "PREFECT_", "OPENAI_", "ANTHROPIC_", "AWS_", "LITELLM_")
 """Settings a build may read from the environment: the caller's current values go with every document,
@@ -75,6 +76,18 @@ def _stop_fork_server_at_exit() -> None:
         atexit.register(stop)
 
 
+def start_fork_server() -> multiprocessing.context.ForkServerContext:
+    """Start the fork server now (it preloads in its own process, in parallel with the caller, e.g.
+    while Prefect creates the flow run); the context pools fork their workers from."""
+    ctx = multiprocessing.get_context("forkserver")
+    ctx.set_forkserver_preload(PRELOAD)  # takes effect when the server starts (once per process)
+    _stop_fork_server_at_exit()
+    from multiprocessing import forkserver
+
+    forkserver.ensure_running()
+    return ctx
+
+
 def _ready() -> int:
     return os.getpid()
 
@@ -92,10 +105,7 @@ class BuildPool:
         self._executor = self._start()
 
     def _start(self) -> ProcessPoolExecutor:
-        ctx = multiprocessing.get_context("forkserver")
-        ctx.set_forkserver_preload(PRELOAD)  # takes effect when the server starts (once per process)
-        _stop_fork_server_at_exit()
-        executor = ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx)
+        executor = ProcessPoolExecutor(max_workers=self.workers, mp_context=start_fork_server())
         for _ in range(self.workers):  # start every worker now, while the first task runs are created
             executor.submit(_ready)
         return executor

@@ -78,6 +78,12 @@ def backfill(
     """Ingest many documents in parallel as a Prefect flow run: resumable, with a report and artifacts."""
     tags = _prepare(meta, api_key)
     _prefect_environment()
+    from flows.settings import default_workers
+
+    if not (dask or dask_address) and (workers or default_workers()) > 1:
+        from flows.pool import start_fork_server
+
+        start_fork_server()  # preloads the readers in parallel with importing Prefect and creating the run
     from prefect.states import State
 
     from flows.backfill import backfill as backfill_flow
