@@ -13,6 +13,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import replace
@@ -149,13 +150,16 @@ def test_backfill_killed_mid_run_resumes_without_duplicates(prefect_api: str, tm
     store = tmp_path / "store"
     cmd = [sys.executable, "-m", "treebuild", "backfill", str(tmp_path / "docs"), "--store", str(store),
            "--workers", "1"]
-    proc = subprocess.Popen(cmd, env=_env(prefect_api), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            start_new_session=True)
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and proc.poll() is None:
-        if _committed(store):
-            break
-        time.sleep(0.2)
+    proc = subprocess.Popen(cmd, env=_env(prefect_api), stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                            text=True, start_new_session=True)
+    watchdog = threading.Timer(300, os.killpg, (proc.pid, signal.SIGKILL))
+    watchdog.start()
+    try:
+        for line in proc.stdout or ():  # a line as each document is committed: kill right after the first,
+            if line.startswith("created"):  # however long the machine takes (polling the store could miss it)
+                break
+    finally:
+        watchdog.cancel()
     os.killpg(proc.pid, signal.SIGKILL)
     proc.communicate()
     committed = _committed(store)
