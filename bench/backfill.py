@@ -7,7 +7,8 @@ default model. The backfill runs talk to one local Prefect server started here (
 temporary PREFECT_HOME), as a deployment would; without ``PREFECT_API_URL`` the command would
 also start a temporary server (its start-up time is printed separately). Prints documents/s and
 pages/s per run, the CPU seconds each used (which a busy machine distorts much less than wall-clock
-time), the speed-up of N workers over one, and Prefect's overhead at one worker over plain ingest.
+time) with the 1-minute load average when it ended, the speed-up of N workers over one, and
+Prefect's overhead at one worker over plain ingest.
 Goals: 2 workers >= 1.7x one worker; overhead <= 15%.
 """
 
@@ -62,8 +63,9 @@ def _run(label: str, cmd: list[str], store: Path, env: dict[str, str]) -> dict[s
     st = Store(store)
     docs = len(st.documents())
     pages = int(st.sql("select coalesce(sum(page_count), 0) as p from trees")["p"][0].as_py())
+    load = os.getloadavg()[0]  # other processes on the machine: wall-clock figures mean little when high
     print(f"{label:<24} {docs:>5} {pages:>7} {seconds:>8.1f} {docs / seconds:>7.2f} {pages / seconds:>8.0f}"
-          f" {cpu:>8.1f}   exit {done.returncode}", flush=True)
+          f" {cpu:>8.1f} {load:>6.1f}   exit {done.returncode}", flush=True)
     return {"docs": docs, "pages": pages, "seconds": seconds, "cpu": cpu}
 
 
@@ -87,7 +89,8 @@ def main() -> None:
     try:
         print(f"corpus {args.corpus}; {os.cpu_count()} cores; Prefect server started in {startup:.1f} s "
               "(paid once per machine, not per run)")
-        print(f"{'command':<24} {'docs':>5} {'pages':>7} {'seconds':>8} {'docs/s':>7} {'pages/s':>8} {'CPU s':>8}")
+        print(f"{'command':<24} {'docs':>5} {'pages':>7} {'seconds':>8} {'docs/s':>7} {'pages/s':>8} {'CPU s':>8}"
+              f" {'load':>6}")
         best: dict[str, dict[str, float]] = {}
         runs = [("ingest", [str(BIN / "treebuild"), "ingest", str(args.corpus)])]
         runs += [(f"backfill --workers {w}", [str(BIN / "treebuild"), "backfill", str(args.corpus), "--workers",

@@ -1,9 +1,10 @@
 """Backfill flows: ingest many documents in parallel worker processes, resumable, with a report.
 
 * :func:`backfill` (flow ``treebuild-backfill``): the documents named by folders, globs, list
-  files or fsspec URLs, one ``ingest-document`` task each, on a process pool (``workers``
-  processes, default one per core; PyMuPDF is not thread-safe, so builds never share a process)
-  or on Dask (``executor="dask"``: a local cluster, or a running one at ``dask_address``). At most
+  files or fsspec URLs, one ``ingest-document`` task run each, in threads of this process that
+  hand the builds to ``workers`` processes (:mod:`flows.pool`, default one per core; PyMuPDF is
+  not thread-safe, so builds never share a process), or on Dask (``executor="dask"``: a local
+  cluster, or a running one at ``dask_address``). At most
   ``workers * in_flight_per_worker`` documents are in flight; a failed document fails only its
   task; a crashed run is resumed by running it again (committed documents come from the cache).
   The run ends Failed, naming the failed documents, when any failed (after all others
@@ -20,15 +21,15 @@ import contextlib
 import os
 import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import BrokenExecutor
 from pathlib import PurePosixPath
 from typing import Any, Literal
 
 from prefect import flow, get_run_logger
 from prefect.futures import PrefectFuture, as_completed
 from prefect.states import Completed, Failed, State
-from prefect.task_runners import ProcessPoolTaskRunner, TaskRunner, ThreadPoolTaskRunner
+from prefect.task_runners import TaskRunner, ThreadPoolTaskRunner
 
+from flows.pool import build_pool
 from flows.report import Progress, Report
 from flows.settings import FlowSettings, default_workers
 from flows.sources import is_url, manifest, split_duplicates
@@ -37,10 +38,13 @@ from treebuild.errors import TreebuildError
 from treebuild.settings import BuildSettings
 from treebuild.store import doc_id_for
 
-__all__ = ["backfill", "backfill_in_batches", "run_documents", "final_state", "listen", "task_runner", "Executor"]
+__all__ = ["backfill", "backfill_in_batches", "run_documents", "final_state", "listen", "task_runner", "Executor",
+           "DOCUMENT_LINE"]
 
 Executor = Literal["process", "dask"]
 """Where documents are built; flow signatures spell it out, since Prefect resolves parameter types by name."""
+DOCUMENT_LINE = "treebuild_document"
+"""Set on the log record of each document's outcome line, so a front end showing its own rows can skip it."""
 Listener = Callable[[str, dict[str, Any]], None]
 """Called with ("start", {"total": n}) and then ("document", row) as each document finishes."""
 
@@ -62,11 +66,14 @@ def _emit(event: str, payload: dict[str, Any]) -> None:
         listener(event, payload)
 
 
-def task_runner(workers: int, executor: Executor = "process", dask_address: str | None = None) -> TaskRunner[Any]:
-    """Where ``ingest-document`` tasks run: one process per worker, or Dask workers of one thread each.
+def task_runner(workers: int, executor: Executor = "process", dask_address: str | None = None,
+                in_flight: int | None = None) -> TaskRunner[Any]:
+    """Where ``ingest-document`` task runs go: threads of this process, or Dask workers of one thread each.
 
-    One worker runs builds one after another in a thread of the flow's own process (no process
-    to start, nothing to pickle); PyMuPDF is safe there because no two builds overlap.
+    With the process executor, task runs are threads of the flow's process (``in_flight`` of them,
+    default ``workers``) and each hands its build to the active :mod:`flows.pool` of ``workers``
+    processes (PyMuPDF is not thread-safe); one worker builds in the task run's thread itself, since
+    no two builds overlap (no process to start, nothing to pickle).
     """
     if executor == "dask":
         try:
@@ -77,9 +84,7 @@ def task_runner(workers: int, executor: Executor = "process", dask_address: str 
         if dask_address:
             return DaskTaskRunner(address=dask_address)
         return DaskTaskRunner(cluster_kwargs={"n_workers": workers, "threads_per_worker": 1, "processes": True})
-    if workers == 1:
-        return ThreadPoolTaskRunner(max_workers=1)
-    return ProcessPoolTaskRunner(max_workers=workers)
+    return ThreadPoolTaskRunner(max_workers=1 if workers == 1 else (in_flight or workers))
 
 
 def _model_limit(model: str, name: str) -> ModelLimit | None:
@@ -106,14 +111,9 @@ def _model_limit(model: str, name: str) -> ModelLimit | None:
 
 def _outcome(fut: PrefectFuture[Any], location: str) -> dict[str, Any]:
     """The task's result dict; a cached run is ``unchanged``; a failed one carries its error."""
-    try:
-        fut.wait()
-        state = fut.state
-        value = fut.result(raise_on_failure=False)
-    except BrokenExecutor as exc:  # a worker process died (out of memory, a crash in native code)
-        value = RuntimeError(f"{location}: the worker process building it died ({exc}); the others go on, "
-                             "run the backfill again to retry it")
-        state = None
+    fut.wait()
+    state = fut.state
+    value = fut.result(raise_on_failure=False)
     if isinstance(value, BaseException) or not isinstance(value, dict):
         error = str(value) if isinstance(value, BaseException) else ((state and state.message) or "no result")
         return _failed(location, error)
@@ -141,7 +141,7 @@ def run_documents(locations: list[str], *, store: str, settings: BuildSettings, 
 
     def finish(result: dict[str, Any]) -> None:
         r = report.add(result)
-        (logger.error if r["status"] == "failed" else logger.info)("%s", describe(result))
+        (logger.error if r["status"] == "failed" else logger.info)("%s", describe(result), extra={DOCUMENT_LINE: True})
         _emit("document", r)
         progress.update(len(report.rows))
 
@@ -153,7 +153,8 @@ def run_documents(locations: list[str], *, store: str, settings: BuildSettings, 
               "model_limit": limit}
     max_in_flight = workers * flow_settings.in_flight_per_worker
     logger.info("%s: %d document(s) on %d %s worker(s)", title, len(locations), workers, executor)
-    with task_runner(workers, executor, dask_address) as runner:
+    pool = build_pool(workers) if executor == "process" and workers > 1 else contextlib.nullcontext()
+    with pool, task_runner(workers, executor, dask_address, in_flight=max_in_flight) as runner:
         pending: dict[PrefectFuture[Any], str] = {}
         for location in _largest_first(locations) if workers > 1 else locations:
             while len(pending) >= max_in_flight:

@@ -8,30 +8,32 @@
   not yet cached (a resumed run) costs only a hash, because ``ingest`` finds the stored version;
 * retries for transient failures only (I/O hiccups, timeouts, a lock held too long), never for
   a broken document, which fails at once with the library's message naming the file;
-* the model gate: every model request of this worker process waits on the Prefect global
+* the model gate: every model request of every worker process waits on the Prefect global
   concurrency or rate limit named in :class:`~flows.settings.FlowSettings`, so N workers never
   exceed the provider's limit together.
+
+The build itself (:func:`flows.build.build_document`) runs in a worker process of the active
+:mod:`flows.pool` when the backfill has several workers, otherwise in the task run's own thread
+(or Dask worker).
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
-from dataclasses import asdict
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from prefect import get_run_logger, task
+from prefect import task
 from prefect.context import TaskRunContext
+from prefect.settings import get_current_settings
 
-from flows.sources import fetch, is_url
+from flows.build import ModelLimit, build_document, install_model_gate, is_transient, open_store
+from flows.pool import active_pool
+from flows.sources import is_url
 from treebuild.errors import TreebuildError
-from treebuild.ingestion import ingest
-from treebuild.llm import set_request_gate
 from treebuild.readers.common import file_digest
-from treebuild.settings import BuildSettings, ModelConfig
-from treebuild.store import Store, doc_id_for
+from treebuild.settings import BuildSettings
+from treebuild.store import doc_id_for
 
 __all__ = ["ingest_document", "document_cache_key", "is_transient", "install_model_gate", "ModelLimit",
            "TRANSIENT_RETRIES"]
@@ -40,27 +42,6 @@ TRANSIENT_RETRIES = 2
 """Attempts after the first for a transient failure; a third I/O error in a row is not transient."""
 RETRY_DELAYS: list[float] = [2.0, 10.0]
 """Seconds before each retry: long enough for a file server or lock holder to recover."""
-
-STORES_PER_WORKER = 4
-"""Open stores a worker process keeps (a backfill writes to one)."""
-
-ModelLimit = tuple[str, str]
-"""(name, kind) of a Prefect global concurrency limit; kind is ``concurrency`` or ``rate``."""
-
-_PERMANENT_OS_ERRORS = (FileNotFoundError, IsADirectoryError, NotADirectoryError, PermissionError)
-
-
-def is_transient(exc: BaseException) -> bool:
-    """True for failures a retry can fix: timeouts, connection drops, other I/O errors, lock timeouts.
-
-    A :class:`~treebuild.errors.TreebuildError` is never transient: it names a document or setting
-    that is wrong, and retrying would only repeat it.
-    """
-    if isinstance(exc, TreebuildError) or isinstance(exc, _PERMANENT_OS_ERRORS):
-        return False
-    from filelock import Timeout
-
-    return isinstance(exc, TimeoutError | ConnectionError | OSError | Timeout)
 
 
 def _retry_condition(task: Any, task_run: Any, state: Any) -> bool:
@@ -82,8 +63,10 @@ def _source_key(location: str) -> str:
 def document_cache_key(context: TaskRunContext, parameters: dict[str, Any]) -> str | None:
     """(doc_id, source sha256, build settings hash, store): equal keys mean the same stored version.
 
-    Only a version the store really holds gets a key: a store deleted or replaced under the same
-    path never makes the cache skip a document it lost (the task runs, and ``ingest`` builds it).
+    A cached result is only used for a version the store really holds: a store deleted or replaced
+    under the same path never makes the cache skip a document it lost (the task runs, and ``ingest``
+    builds it). The store is only asked when there is a cached result, so a fresh backfill pays
+    nothing for the check.
     """
     location = parameters["location"]
     try:
@@ -92,38 +75,28 @@ def document_cache_key(context: TaskRunContext, parameters: dict[str, Any]) -> s
         return None  # unreadable now: no cache entry, the build reports the cause
     settings = BuildSettings(**(parameters.get("settings") or {})).hash()
     did = doc_id_for(PurePosixPath(location).name)
-    if not is_url(location) and not _stored(parameters["store"], did, source, settings):
-        return None
     store = hashlib.sha256(str(Path(parameters["store"]).resolve()).encode()).hexdigest()[:16]
-    return f"treebuild-{did[:80]}-{source[:32]}-{settings}-{store}"
+    key = f"treebuild-{did[:80]}-{source[:32]}-{settings}-{store}"
+    if is_url(location) or not _cached(key):  # nothing to skip: the task runs (``ingest`` finds a stored version)
+        return key
+    return key if _stored(parameters["store"], did, source, settings) else None
+
+
+def _cached(key: str) -> bool:
+    """A cached result under ``key`` (a small file read); only then is the store asked whether it holds it."""
+    from prefect.results import get_result_store
+
+    try:
+        return get_result_store().exists(key)
+    except Exception:  # an unreadable result storage: ask the store
+        return True
 
 
 def _stored(store: str, doc_id: str, sha256: str, settings_hash: str) -> bool:
     try:
-        return Store(store, create=False).find_version(doc_id, sha256, settings_hash) is not None
+        return open_store(store, create=False).find_version(doc_id, sha256, settings_hash) is not None
     except TreebuildError:  # no store yet, or an invalid doc_id: nothing stored
         return False
-
-
-def install_model_gate(limit: ModelLimit | None) -> None:
-    """Make every model request in this process wait on ``limit`` (``None``: no shared limit)."""
-    if limit is None:
-        set_request_gate(None)
-        return
-    name, kind = limit
-
-    @asynccontextmanager
-    async def gate() -> AsyncIterator[None]:
-        from prefect.concurrency.asyncio import concurrency, rate_limit
-
-        if kind == "rate":
-            await rate_limit(name)
-            yield
-        else:
-            async with concurrency(name, occupy=1):
-                yield
-
-    set_request_gate(gate)
 
 
 @task(name="ingest-document", task_run_name="ingest {location}", retries=TRANSIENT_RETRIES,
@@ -138,71 +111,22 @@ def ingest_document(location: str, store: str, settings: dict[str, Any] | None =
     the task run is Failed and the backfill reports it; secrets (API keys) come from the worker's
     ``TREEBUILD_*`` environment, never from parameters.
     """
-    install_model_gate(model_limit)
-    build = BuildSettings(**(settings or {}))
-    given: dict[str, Any] = {"api_base": api_base} if api_base else {}
-    config = ModelConfig(model=build.model, **given)
-    tags = dict(meta or {})
-    failure: BaseException | None = None
-    try:
-        with fetch(location) as local:
-            if is_url(location):
-                tags.setdefault("source_url", location)
-            res = ingest(local, _worker_store(store), doc_id=doc_id_for(local.name), meta=tags, settings=build,
-                         model_config=config)
-    except Exception as exc:
-        failure = _detached(exc, location)
-    if failure is not None:  # raised outside the handler: no chained context to serialise
-        raise failure
-    out = asdict(res)
-    out["path"] = location
-    get_run_logger().info("%s", describe(out))
-    return out
+    pool = active_pool()
+    args = (location, store, settings, meta, api_base, model_limit)
+    return pool.call(build_document, *args, env=_prefect_env()) if pool is not None else build_document(*args)
 
 
-_STORES: dict[str, tuple[Store, int | str | None]] = {}  # per worker process: path -> (store, catalog identity)
+_env_cache: tuple[Any, dict[str, str]] | None = None
 
 
-def _catalog_identity(st: Store) -> int | str | None:
-    """The catalog file's inode (a shared database catalog is always the same one); None: gone."""
-    if st.location.shared_catalog:
-        return "shared"
-    catalog = Path(st.location.catalog)
-    return catalog.stat().st_ino if catalog.exists() else None
-
-
-def _worker_store(path: str) -> Store:
-    """One :class:`Store` per store and worker process: opening one checks its layout and catalog
-    (about 0.1 s), which plain ``ingest`` of a folder pays once, not once per document. A store
-    whose catalog file was removed or replaced since (deleted and created again at the same path)
-    is opened anew, never written through a connection to the old one."""
-    cached = _STORES.get(path)
-    if cached is not None:
-        if cached[1] is not None and _catalog_identity(cached[0]) == cached[1]:
-            return cached[0]
-        del _STORES[path]
-        cached[0].close()
-    if len(_STORES) >= STORES_PER_WORKER:
-        for old, _ in _STORES.values():
-            old.close()
-        _STORES.clear()
-    st = Store(path)
-    _STORES[path] = (st, _catalog_identity(st))
-    return st
-
-
-def _detached(exc: Exception, location: str) -> Exception:
-    """The same failure without its traceback and cause chain.
-
-    Prefect serialises a failed task's exception with its frames, and a reader's frames hold
-    native PyMuPDF objects that cannot be pickled across processes; the message (which names the
-    file and the cause) and the type (which decides retries) are what the report needs.
-    """
-    if isinstance(exc, TreebuildError):
-        return TreebuildError(str(exc))
-    if is_transient(exc):
-        return type(exc)(*exc.args) if isinstance(exc, OSError) else TimeoutError(f"{location}: {exc}")
-    return RuntimeError(f"{location}: unexpected {type(exc).__name__}: {exc} (please report)")
+def _prefect_env() -> dict[str, str]:
+    """Prefect's current settings as ``PREFECT_*`` variables (a profile or test harness sets them
+    without the environment), so a worker's model gate talks to this run's API; cached per settings."""
+    global _env_cache
+    current = get_current_settings()
+    if _env_cache is None or _env_cache[0] is not current:
+        _env_cache = (current, current.to_environment_variables(exclude_unset=True))
+    return _env_cache[1]
 
 
 def describe(result: dict[str, Any]) -> str:

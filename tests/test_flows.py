@@ -13,6 +13,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import replace
@@ -150,13 +151,16 @@ def test_backfill_killed_mid_run_resumes_without_duplicates(prefect_api: str, tm
     store = tmp_path / "store"
     cmd = [sys.executable, "-m", "treebuild", "backfill", str(tmp_path / "docs"), "--store", str(store),
            "--workers", "1"]
-    proc = subprocess.Popen(cmd, env=_env(prefect_api), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            start_new_session=True)
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and proc.poll() is None:
-        if _committed(store):
-            break
-        time.sleep(0.2)
+    proc = subprocess.Popen(cmd, env=_env(prefect_api), stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                            text=True, start_new_session=True)
+    watchdog = threading.Timer(300, os.killpg, (proc.pid, signal.SIGKILL))
+    watchdog.start()
+    try:
+        for line in proc.stdout or ():  # a line as each document is committed: kill right after the first,
+            if line.startswith("created"):  # however long the machine takes (polling the store could miss it)
+                break
+    finally:
+        watchdog.cancel()
     os.killpg(proc.pid, signal.SIGKILL)
     proc.communicate()
     committed = _committed(store)
@@ -314,18 +318,6 @@ def test_prefect_deploy_and_a_process_worker_run_scheduled_ingest_and_two_batche
     assert all(len(st.versions(d.doc_id)) == 1 for d in st.documents())
 
 
-def test_backfill_over_an_fsspec_url_keeps_names_and_records_the_url(prefect_api: str, tmp_path: Path) -> None:
-    from flows.backfill import backfill
-
-    names = _corpus(tmp_path / "docs", good=1, broken=False)
-    state = backfill([f"file://{tmp_path / 'docs'}/"], store=str(tmp_path / "store"), workers=1,
-                     return_state=True)
-    assert state.is_completed(), state.message
-    st = Store(tmp_path / "store")
-    assert sorted(d.doc_id for d in st.documents()) == names
-    assert st.tree("report0").meta == {"source_url": f"file://{tmp_path / 'docs' / 'report0.pdf'}"}
-
-
 def test_serve_runs_the_scheduled_ingest_from_one_process(prefect_api: str, tmp_path: Path) -> None:
     """`treebuild serve` registers a cron deployment and executes a run of it in the same process."""
     from prefect.client.orchestration import get_client
@@ -356,3 +348,60 @@ def test_serve_runs_the_scheduled_ingest_from_one_process(prefect_api: str, tmp_
         os.killpg(proc.pid, signal.SIGTERM)
         proc.wait(timeout=30)
     assert [d.doc_id for d in Store(tmp_path / "store").documents()] == ["memo"]
+
+
+def test_backfill_from_s3_served_by_moto(prefect_api: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An ``s3://`` prefix (fsspec with s3fs; moto's S3 API on a free loopback port) read by two worker
+    processes keeps file names and records the URL; a second run finds every object unchanged (the
+    cache key of a URL is the object's ETag)."""
+    import boto3
+    from moto.server import ThreadedMotoServer
+
+    from flows.backfill import backfill
+
+    moto = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
+    moto.start()
+    try:
+        host, port = moto.get_host_and_port()
+        env = {"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing", "AWS_REGION": "us-east-1",
+               "AWS_ENDPOINT_URL": f"http://{host}:{port}"}
+        for key, value in env.items():
+            monkeypatch.setenv(key, value)
+        names = _corpus(tmp_path / "docs", good=2, broken=False)
+        s3 = boto3.client("s3", endpoint_url=env["AWS_ENDPOINT_URL"], region_name="us-east-1")
+        s3.create_bucket(Bucket="inbox")
+        for path in sorted((tmp_path / "docs").iterdir()):
+            s3.upload_file(str(path), "inbox", f"filings/{path.name}")
+        s3.put_object(Bucket="inbox", Key="other/elsewhere.md", Body=b"# Not in the prefix\n")
+
+        state = backfill(["s3://inbox/filings/"], store=str(tmp_path / "store"), workers=2, return_state=True)
+        assert state.is_completed(), state.message
+        st = Store(tmp_path / "store")
+        assert sorted(d.doc_id for d in st.documents()) == names
+        assert st.tree("report1").meta == {"source_url": "s3://inbox/filings/report1.pdf"}
+        assert {r["pages"] for r in state.result()["rows"] if r["document"].endswith(".pdf")} == {3}
+
+        again = backfill(["s3://inbox/filings/"], store=str(tmp_path / "store"), workers=2, return_state=True)
+        report = again.result()
+        assert report["totals"]["unchanged"] == len(names) and report["totals"]["created"] == 0
+    finally:
+        moto.stop()
+
+
+def test_build_pool_forwards_settings_and_survives_a_dead_worker(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Workers see the caller's current TREEBUILD_* settings; a worker that dies fails the calls then in
+    flight with a transient error (Prefect retries them) and the pool goes on with fresh processes."""
+    from flows.pool import BuildPool, WorkerDied
+
+    pool = BuildPool(2)
+    try:
+        monkeypatch.setenv("TREEBUILD_POOL_PROBE", "first")
+        assert pool.call(os.getenv, "TREEBUILD_POOL_PROBE") == "first"
+        monkeypatch.setenv("TREEBUILD_POOL_PROBE", "second")
+        assert pool.call(os.getenv, "TREEBUILD_POOL_PROBE") == "second"
+        with pytest.raises(WorkerDied) as died:
+            pool.call(os._exit, 3)
+        assert is_transient(died.value)
+        assert pool.call(os.getpid) != os.getpid()
+    finally:
+        pool.close()

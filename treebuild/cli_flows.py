@@ -8,6 +8,7 @@ users without a work pool. Without ``PREFECT_API_URL`` Prefect starts a temporar
 
 from __future__ import annotations
 
+import logging
 import os
 from pathlib import Path
 from typing import Annotated, Any
@@ -93,17 +94,26 @@ def backfill(
     """Ingest many documents in parallel as a Prefect flow run: resumable, with a report and artifacts."""
     tags = _prepare(meta, api_key, catalog)
     _prefect_environment()
+    from flows.settings import default_workers
+
+    if not (dask or dask_address) and (workers or default_workers()) > 1:
+        from flows.pool import start_fork_server
+
+        start_fork_server()  # preloads the readers in parallel with importing Prefect and creating the run
     from prefect.states import State
 
     from flows.backfill import backfill as backfill_flow
     from flows.backfill import listen
     from treebuild.store import default_store_path
 
+    _without_document_lines()
+
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                   TextColumn("{task.fields[pages]} pages"), TextColumn("{task.fields[rate]}"),
                   TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(), console=err,
                   transient=True) as progress:
         bar = progress.add_task("starting", total=None, pages=0, rate="")
+        failed = [0]  # shown on the bar as they happen; listed with their errors at the end
 
         def on_event(event: str, payload: dict[str, Any]) -> None:
             if event == "start":
@@ -112,7 +122,9 @@ def backfill(
             task = progress.tasks[bar]
             pages = task.fields["pages"] + (payload["pages"] or 0 if payload["status"] == "created" else 0)
             elapsed = task.elapsed or 1e-9
-            progress.update(bar, advance=1, pages=pages,
+            failed[0] += payload["status"] == "failed"
+            progress.update(bar, advance=1, pages=pages, description=f"documents ({failed[0]} failed)" if failed[0]
+                            else "documents",
                             rate=f"{(task.completed + 1) / elapsed:.2f} docs/s, {pages / elapsed:.0f} pages/s")
             _print_row(payload)
 
@@ -125,13 +137,34 @@ def backfill(
     _finish(state)
 
 
+def _without_document_lines() -> None:
+    """Each document's outcome is shown once by this command: keep Prefect's console from printing it
+    too (its flow-run line and the task run's final state); retries, warnings and other errors still show."""
+    import logging
+
+    from prefect.logging.handlers import PrefectConsoleHandler
+
+    for name in ("", "prefect", "prefect.flow_runs", "prefect.task_runs"):
+        for handler in logging.getLogger(name).handlers:
+            if isinstance(handler, PrefectConsoleHandler) and _not_a_document_line not in handler.filters:
+                handler.addFilter(_not_a_document_line)
+
+
+def _not_a_document_line(record: logging.LogRecord) -> bool:
+    from flows.backfill import DOCUMENT_LINE
+
+    if getattr(record, DOCUMENT_LINE, False):
+        return False
+    return not (record.name == "prefect.task_runs" and record.getMessage().startswith("Finished in state"))
+
+
 def _print_row(r: dict[str, Any]) -> None:
     name = escape(Path(r["document"]).name)
     if r["status"] == "failed":
-        err.print(f"[red]failed[/]    {escape(r['error'] or '')}", highlight=False)
-    elif r["status"] == "created":
-        n = len(r.get("warnings") or [])
-        warned = f", {n} warning{'s' if n > 1 else ''}" if n else ""
+        return  # listed once, with its error, after the summary
+    n = len(r.get("warnings") or [])
+    warned = f", {n} warning{'s' if n > 1 else ''}" if n else ""
+    if r["status"] == "created":
         out.print(f"[green]created[/]   {name} v{r['version']}  ({r['nodes']} nodes, {r['method']}, "
                   f"{r['seconds']:.2f}s{warned})", highlight=False)
     else:
@@ -154,7 +187,9 @@ def _finish(state: Any) -> None:
     if failed or not state.is_completed():
         err.print(f"[bold red]{len(failed)} of {t['documents']} document(s) failed:[/]", highlight=False)
         for r in failed:
-            err.print(f"  {escape(r['document'])}", highlight=False, soft_wrap=True)
+            error = r["error"] or "no error recorded"
+            shown = error if r["document"] in error else f"{r['document']}: {error}"  # errors name their file
+            err.print(f"  [red]failed[/] {escape(shown)}", highlight=False, soft_wrap=True)
         raise typer.Exit(1)
 
 

@@ -1,0 +1,145 @@
+"""One document read, built and committed: the work of an ``ingest-document`` task run.
+
+Runs in a worker process of :mod:`flows.pool` (or in the task run's own thread or Dask worker),
+so it imports no Prefect at module level (:mod:`flows.preload` is what the pool's fork server
+loads once for all workers). Failures are raised without traceback or cause chain, so they
+cross process boundaries (a reader's frames hold native PyMuPDF objects that cannot be pickled).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from flows.sources import fetch, is_url
+from treebuild.errors import TreebuildError
+from treebuild.ingestion import ingest
+from treebuild.llm import set_request_gate
+from treebuild.settings import BuildSettings, ModelConfig
+from treebuild.store import Store, doc_id_for
+
+__all__ = ["build_document", "is_transient", "install_model_gate", "open_store", "ModelLimit"]
+
+ModelLimit = tuple[str, str]
+"""(name, kind) of a Prefect global concurrency limit; kind is ``concurrency`` or ``rate``."""
+
+STORES_PER_PROCESS = 4
+"""Open stores a process keeps (a backfill writes to one)."""
+
+_PERMANENT_OS_ERRORS = (FileNotFoundError, IsADirectoryError, NotADirectoryError, PermissionError)
+
+
+def is_transient(exc: BaseException) -> bool:
+    """True for failures a retry can fix: timeouts, connection drops, other I/O errors, lock timeouts,
+    a worker process that died.
+
+    A :class:`~treebuild.errors.TreebuildError` is never transient: it names a document or setting
+    that is wrong, and retrying would only repeat it.
+    """
+    if isinstance(exc, TreebuildError) or isinstance(exc, _PERMANENT_OS_ERRORS):
+        return False
+    from filelock import Timeout
+
+    return isinstance(exc, TimeoutError | ConnectionError | OSError | Timeout)
+
+
+def install_model_gate(limit: ModelLimit | None) -> None:
+    """Make every model request in this process wait on ``limit`` (``None``: no shared limit)."""
+    if limit is None:
+        set_request_gate(None)
+        return
+    name, kind = limit
+
+    @asynccontextmanager
+    async def gate() -> AsyncIterator[None]:
+        from prefect.concurrency.asyncio import concurrency, rate_limit
+
+        if kind == "rate":
+            await rate_limit(name)
+            yield
+        else:
+            async with concurrency(name, occupy=1):
+                yield
+
+    set_request_gate(gate)
+
+
+def build_document(location: str, store: str, settings: dict[str, Any] | None, meta: dict[str, str] | None,
+                   api_base: str | None, model_limit: ModelLimit | None) -> dict[str, Any]:
+    """Read, build and commit one document; its :class:`~treebuild.IngestResult` as a dict (plus ``path``).
+
+    Raises the library's error (naming the file and cause) when the document cannot be built;
+    secrets (API keys) come from the ``TREEBUILD_*`` environment, never from parameters.
+    """
+    install_model_gate(model_limit)
+    build = BuildSettings(**(settings or {}))
+    given: dict[str, Any] = {"api_base": api_base} if api_base else {}
+    config = ModelConfig(model=build.model, **given)
+    tags = dict(meta or {})
+    failure: BaseException | None = None
+    try:
+        with fetch(location) as local:
+            if is_url(location):
+                tags.setdefault("source_url", location)
+            res = ingest(local, open_store(store), doc_id=doc_id_for(local.name), meta=tags, settings=build,
+                         model_config=config)
+    except Exception as exc:
+        failure = _detached(exc, location)
+    if failure is not None:  # raised outside the handler: no chained context to serialise
+        raise failure
+    out = asdict(res)
+    out["path"] = location
+    return out
+
+
+_STORES: dict[tuple[str, bool], tuple[Store, int | str | None]] = {}  # (path, writable) -> (store, catalog identity)
+_STORES_LOCK = threading.Lock()
+
+
+def _catalog_identity(st: Store) -> int | str | None:
+    """The catalog file's inode (a shared database catalog is always the same one); None: gone."""
+    if st.location.shared_catalog:
+        return "shared"
+    catalog = Path(st.location.catalog)
+    return catalog.stat().st_ino if catalog.exists() else None
+
+
+def open_store(path: str, create: bool = True) -> Store:
+    """One :class:`Store` per store (and mode) and process: opening one checks its layout and catalog
+    (about 0.1 s), which plain ``ingest`` of a folder pays once, not once per document. A store
+    whose catalog file was removed or replaced since (deleted and created again at the same path)
+    is opened anew, never read or written through a connection to the old one. ``create=False``
+    raises :class:`~treebuild.errors.StoreError` when there is no store (nothing is cached then).
+    Thread-safe: stores read and write through a connection per thread."""
+    key = (path, create)
+    with _STORES_LOCK:
+        cached = _STORES.get(key)
+        if cached is not None:
+            if cached[1] is not None and _catalog_identity(cached[0]) == cached[1]:
+                return cached[0]
+            del _STORES[key]
+            cached[0].close()
+        if len(_STORES) >= STORES_PER_PROCESS:
+            for old, _ in _STORES.values():
+                old.close()
+            _STORES.clear()
+        st = Store(path, create=create)
+        _STORES[key] = (st, _catalog_identity(st))
+        return st
+
+
+def _detached(exc: Exception, location: str) -> Exception:
+    """The same failure without its traceback and cause chain.
+
+    The message (which names the file and the cause) and the type (which decides retries) are
+    what the report needs.
+    """
+    if isinstance(exc, TreebuildError):
+        return TreebuildError(str(exc))
+    if is_transient(exc):
+        return type(exc)(*exc.args) if isinstance(exc, OSError) else TimeoutError(f"{location}: {exc}")
+    return RuntimeError(f"{location}: unexpected {type(exc).__name__}: {exc} (please report)")

@@ -1,0 +1,156 @@
+"""Worker processes that build documents for ``ingest-document`` task runs of this process.
+
+PyMuPDF is not thread-safe and building is CPU-bound, so with several workers the builds run in
+processes; Prefect's own bookkeeping of each task run (cache key, states, retries, result, logs)
+stays in a thread of the flow's process, where it costs a few milliseconds. Measured on this
+corpus (``bench/README.md``), running the whole task run in a process of Prefect's
+``ProcessPoolTaskRunner`` instead costs about 0.3 CPU s per document (the run's settings and
+context rebuilt, an API client with its TLS context made, per task run) plus 3 CPU s per spawned
+process (Prefect, treebuild and PyMuPDF imported in each).
+
+The workers are forked from a ``forkserver`` that imported treebuild and PyMuPDF once, so starting
+one costs milliseconds; the server is started once per process and kept for later pools.
+"""
+
+from __future__ import annotations
+
+import atexit
+import multiprocessing
+import os
+import threading
+from collections.abc import Callable, Iterator, Mapping
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any, TypeVar
+
+__all__ = ["BuildPool", "WorkerDied", "active_pool", "build_pool", "start_fork_server", "PRELOAD"]
+
+T = TypeVar("T")
+
+PRELOAD = ["__main__", "flows.preload"]
+"""Imported once by the fork server (the CLI or test runner; treebuild, PyMuPDF, the tokenizer); workers
+inherit them."""
+
+FORWARDED_ENV_PREFIXES = ("TREEBUILD_", "PREFECT_", "OPENAI_", "ANTHROPIC_", "AWS_", "LITELLM_")
+"""Settings a build may read from the environment: the caller's current values go with every document,
+since workers are forked from a server started earlier (possibly by an earlier backfill)."""
+
+
+class WorkerDied(OSError):
+    """A worker process ended while building (out of memory, a crash in native code): transient, retried."""
+
+
+def _forwarded_env() -> dict[str, str]:
+    return {k: v for k, v in os.environ.items() if k.startswith(FORWARDED_ENV_PREFIXES)}
+
+
+def _call_with_env(env: dict[str, str], fn: Callable[..., T], args: tuple[Any, ...]) -> T:
+    """Run ``fn(*args)`` in a worker with the caller's settings in the environment, restored afterwards."""
+    stale = {k: v for k, v in os.environ.items() if k.startswith(FORWARDED_ENV_PREFIXES)}
+    for k in stale.keys() - env.keys():
+        del os.environ[k]
+    os.environ.update(env)
+    try:
+        return fn(*args)
+    finally:
+        for k in env.keys() - stale.keys():
+            os.environ.pop(k, None)
+        os.environ.update(stale)
+
+
+_registered = threading.Event()
+
+
+def _stop_fork_server_at_exit() -> None:
+    """Stop and reap the fork server when this process exits, so its CPU time and its workers' is
+    accounted to this process (``getrusage``, ``time``) rather than lost with an orphan."""
+    if _registered.is_set():
+        return
+    _registered.set()
+    from multiprocessing import forkserver
+
+    stop = getattr(getattr(forkserver, "_forkserver", None), "_stop", None)  # CPython's, not public API
+    if stop is not None:
+        atexit.register(stop)
+
+
+def start_fork_server() -> multiprocessing.context.ForkServerContext:
+    """Start the fork server now (it preloads in its own process, in parallel with the caller, e.g.
+    while Prefect creates the flow run); the context pools fork their workers from."""
+    ctx = multiprocessing.get_context("forkserver")
+    ctx.set_forkserver_preload(PRELOAD)  # takes effect when the server starts (once per process)
+    _stop_fork_server_at_exit()
+    from multiprocessing import forkserver
+
+    forkserver.ensure_running()
+    return ctx
+
+
+def _ready() -> int:
+    return os.getpid()
+
+
+class BuildPool:
+    """``workers`` processes forked from a preloaded fork server; :meth:`call` runs a function in one.
+
+    A worker that dies breaks the executor: every call then in flight raises :class:`WorkerDied`
+    (a transient error, so Prefect retries those documents) and the next call gets a fresh executor.
+    """
+
+    def __init__(self, workers: int):
+        self.workers = workers
+        self._lock = threading.Lock()
+        self._executor = self._start()
+
+    def _start(self) -> ProcessPoolExecutor:
+        executor = ProcessPoolExecutor(max_workers=self.workers, mp_context=start_fork_server())
+        for _ in range(self.workers):  # start every worker now, while the first task runs are created
+            executor.submit(_ready)
+        return executor
+
+    def call(self, fn: Callable[..., T], *args: Any, env: Mapping[str, str] | None = None) -> T:
+        """``fn(*args)`` in a worker process (``fn`` and the arguments must be picklable), with this
+        process's settings variables and ``env`` in the worker's environment."""
+        with self._lock:
+            executor = self._executor
+        try:
+            return executor.submit(_call_with_env, {**_forwarded_env(), **(env or {})}, fn, args).result()
+        except BrokenProcessPool as exc:
+            with self._lock:
+                if self._executor is executor:
+                    executor.shutdown(wait=False, cancel_futures=True)
+                    self._executor = self._start()
+            raise WorkerDied(f"a worker process died while building this document or one built next to it "
+                             f"({exc})") from None
+
+    def close(self, wait: bool = True) -> None:
+        """Stop the workers once their current builds end; ``wait``: until then."""
+        with self._lock:
+            self._executor.shutdown(wait=wait, cancel_futures=True)
+
+
+_active: ContextVar[BuildPool | None] = ContextVar("treebuild_build_pool", default=None)
+
+
+def active_pool() -> BuildPool | None:
+    """The pool this task run hands its build to (Prefect copies the context into task threads);
+    None: build in the task run's own thread or process."""
+    return _active.get()
+
+
+@contextmanager
+def build_pool(workers: int) -> Iterator[BuildPool]:
+    """Start a pool, make it the active one for task runs submitted inside, and stop it at the end."""
+    pool = BuildPool(workers)
+    token = _active.set(pool)
+    try:
+        yield pool
+    except BaseException:  # interrupted or crashed: do not wait for builds nobody will collect
+        pool.close(wait=False)
+        raise
+    else:
+        pool.close()
+    finally:
+        _active.reset(token)
