@@ -35,11 +35,11 @@ from flows.settings import FlowSettings, default_workers
 from flows.sources import is_url, manifest, split_duplicates
 from flows.tasks import ModelLimit, describe, ingest_document
 from treebuild.errors import TreebuildError
-from treebuild.settings import BuildSettings
+from treebuild.settings import BuildSettings, resolve_settings
 from treebuild.store import doc_id_for
 
-__all__ = ["backfill", "backfill_in_batches", "run_documents", "final_state", "listen", "task_runner", "Executor",
-           "DOCUMENT_LINE"]
+__all__ = ["backfill", "backfill_in_batches", "build_settings", "run_documents", "final_state", "listen",
+           "task_runner", "Executor", "DOCUMENT_LINE"]
 
 Executor = Literal["process", "dask"]
 """Where documents are built; flow signatures spell it out, since Prefect resolves parameter types by name."""
@@ -190,12 +190,20 @@ def final_state(report: Report) -> State[Any]:
                              f"{report.count('unchanged')} unchanged", data=report.as_dict())
 
 
+def build_settings(model: str | None, **options: Any) -> BuildSettings:
+    """The build settings of a run through the library's one settings path: a model given here, else
+    ``TREEBUILD_MODEL`` and the other ``TREEBUILD_*`` variables, as ``treebuild ingest`` resolves them."""
+    chosen: dict[str, Any] = {"model": model} if model else {}
+    given = BuildSettings(**options, **chosen)
+    return resolve_settings(given, None)[0]
+
+
 @flow(name="treebuild-backfill", log_prints=False)
 def backfill(sources: list[str], store: str = "treestore", workers: int | None = None,
              meta: dict[str, str] | None = None, limit: int | None = None, model: str | None = None,
              api_base: str | None = None, ignore_outline: bool = False, subdivide: bool = True,
              executor: Literal["process", "dask"] = "process", dask_address: str | None = None,
-             refresh_cache: bool = False) -> State[Any]:
+             refresh_cache: bool = False, structure_fallback: bool = False) -> State[Any]:
     """Ingest every document the sources name (folders, globs, list files, fsspec URLs) into ``store``.
 
     ``workers`` processes (default one per core) build documents in parallel; ``limit`` takes the
@@ -203,8 +211,8 @@ def backfill(sources: list[str], store: str = "treestore", workers: int | None =
     document failed, with a message naming them.
     """
     started = time.perf_counter()
-    settings = BuildSettings(model=model or BuildSettings().model, ignore_outline=ignore_outline,
-                             subdivide=subdivide)
+    settings = build_settings(model, ignore_outline=ignore_outline, subdivide=subdivide,
+                              structure_fallback=structure_fallback)
     locations, duplicates = split_duplicates(manifest(sources))
     if limit is not None:
         locations = locations[:limit]

@@ -13,10 +13,9 @@ from typing import Any, Literal
 from prefect import flow, get_run_logger
 from prefect.states import State
 
-from flows.backfill import final_state, run_documents
+from flows.backfill import build_settings, final_state, run_documents
 from flows.settings import default_workers
 from flows.sources import manifest, split_duplicates
-from treebuild.settings import BuildSettings
 
 __all__ = ["scheduled_ingest"]
 
@@ -24,11 +23,13 @@ __all__ = ["scheduled_ingest"]
 @flow(name="treebuild-scheduled-ingest")
 def scheduled_ingest(inbox: str, store: str = "treestore", workers: int | None = None,
                      meta: dict[str, str] | None = None, model: str | None = None, api_base: str | None = None,
-                     executor: Literal["process", "dask"] = "process") -> State[Any]:
+                     executor: Literal["process", "dask"] = "process", ignore_outline: bool = False,
+                     subdivide: bool = True, structure_fallback: bool = False) -> State[Any]:
     """Ingest new and changed documents found in ``inbox`` (a folder, glob, list file or URL)."""
     locations, duplicates = split_duplicates(manifest([inbox]))
     get_run_logger().info("inbox %s: %d document(s)", inbox, len(locations))
-    settings = BuildSettings(model=model or BuildSettings().model)
+    settings = build_settings(model, ignore_outline=ignore_outline, subdivide=subdivide,
+                              structure_fallback=structure_fallback)
     report = run_documents(locations, store=store, settings=settings, meta=meta, api_base=api_base,
                            workers=workers or default_workers(), executor=executor, dask_address=None,
                            refresh_cache=False, title="scheduled ingest", duplicates=duplicates)

@@ -405,3 +405,22 @@ def test_build_pool_forwards_settings_and_survives_a_dead_worker(monkeypatch: py
         assert pool.call(os.getpid) != os.getpid()
     finally:
         pool.close()
+
+
+def test_flow_settings_follow_the_environment_and_flags_like_ingest(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One settings path: a backfill builds with what `treebuild ingest` would use in the same environment,
+    and the CLI's budget, password and key flags reach worker processes through TREEBUILD_* variables."""
+    from flows.backfill import build_settings
+    from treebuild.cli import BuildOptions
+    from treebuild.cli_flows import _prepare
+
+    monkeypatch.setenv("TREEBUILD_MODEL", "openai/from-env")
+    assert build_settings(None).model == "openai/from-env"
+    assert build_settings("openai/flag").model == "openai/flag"
+    assert build_settings(None, ignore_outline=True) == BuildOptions(ignore_outline=True).resolve()[0]
+    names = ("TREEBUILD_MAX_CALLS", "TREEBUILD_TIMEOUT", "TREEBUILD_PDF_PASSWORD", "TREEBUILD_API_KEY")
+    for name in names:  # recorded, so the variables _prepare sets are removed after the test
+        monkeypatch.setenv(name, "x")
+        monkeypatch.delenv(name)
+    assert _prepare(["k=v"], BuildOptions(max_calls=3, timeout=2.5, password="pw"), None) == {"k": "v"}
+    assert [os.environ.get(n) for n in names] == ["3", "2.5", "pw", None]

@@ -18,14 +18,13 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from .cli import (
-    ApiBaseOpt,
-    ApiKeyOpt,
+    BuildOptions,
     CatalogOpt,
-    ModelOpt,
     StoreOpt,
     _fail,
     _parse_meta,
     app,
+    build_options,
     err,
     out,
     print_warnings,
@@ -53,22 +52,29 @@ def _prefect_environment() -> None:
     os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", str(TEMPORARY_SERVER_TIMEOUT))
 
 
-def _prepare(meta: list[str] | None, api_key: str | None, catalog: str | None = None) -> dict[str, str]:
-    """The --meta tags (exit 1 on a malformed one); the API key and the catalog location go to worker
-    processes through the environment, never as (recorded) flow parameters (a catalog string may hold
-    connection details)."""
+def _prepare(meta: list[str] | None, opts: BuildOptions, catalog: str | None = None) -> dict[str, str]:
+    """The --meta tags (exit 1 on a malformed one). Secrets (API key, password), the catalog location
+    (it may hold connection details) and the per-document model budget go to the worker processes
+    through the ``TREEBUILD_*`` environment, which the library's one settings path reads; never as
+    (recorded) flow parameters."""
+    from .readers import PASSWORD_ENV
+
     try:
         tags = _parse_meta(meta)
     except TreebuildError as exc:
         _fail(exc)
-    if api_key:
-        os.environ["TREEBUILD_API_KEY"] = api_key
-    if catalog:
-        os.environ["TREEBUILD_CATALOG"] = catalog
+    passed = {"TREEBUILD_API_KEY": opts.api_key, "TREEBUILD_CATALOG": catalog, PASSWORD_ENV: opts.password,
+              "TREEBUILD_MAX_CALLS": opts.max_calls, "TREEBUILD_MAX_TOKENS": opts.max_tokens,
+              "TREEBUILD_MAX_SECONDS": opts.max_seconds, "TREEBUILD_CONCURRENCY": opts.concurrency,
+              "TREEBUILD_TIMEOUT": opts.timeout}
+    for name, value in passed.items():
+        if value is not None:
+            os.environ[name] = str(value)
     return tags
 
 
 @app.command()
+@build_options
 def backfill(
     sources: Annotated[list[str], typer.Argument(help="Folders, globs, list files (.txt, one path per line) or "
                                                       "fsspec URLs (s3://bucket/prefix/ with the s3 extra).")],
@@ -77,12 +83,6 @@ def backfill(
     workers: WorkersOpt = None,
     meta: MetaOpt = None,
     limit: Annotated[int | None, typer.Option("--limit", min=1, help="Only the first N documents.")] = None,
-    model: ModelOpt = None,
-    api_base: ApiBaseOpt = None,
-    api_key: ApiKeyOpt = None,
-    ignore_outline: Annotated[bool, typer.Option("--ignore-outline", help="Build as if PDFs had no bookmarks.")]
-    = False,
-    no_subdivide: Annotated[bool, typer.Option("--no-subdivide", help="Keep large leaves whole.")] = False,
     dask: Annotated[bool, typer.Option("--dask", help="Run on Dask (needs the dask extra): a local cluster, "
                                                       "or the scheduler at --dask-address.")] = False,
     dask_address: Annotated[str | None, typer.Option("--dask-address", help="tcp://host:8786 of a running "
@@ -90,9 +90,11 @@ def backfill(
     refresh_cache: Annotated[bool, typer.Option("--refresh-cache", help="Ignore Prefect's cache of committed "
                                                                         "documents (the store still skips "
                                                                         "unchanged ones).")] = False,
+    *,
+    opts: BuildOptions,
 ) -> None:
     """Ingest many documents in parallel as a Prefect flow run: resumable, with a report and artifacts."""
-    tags = _prepare(meta, api_key, catalog)
+    tags = _prepare(meta, opts, catalog)
     _prefect_environment()
     from flows.settings import default_workers
 
@@ -131,7 +133,8 @@ def backfill(
         with listen(on_event):
             state: State[Any] = backfill_flow(
                 sources, store=str(store or default_store_path()), workers=workers, meta=tags or None, limit=limit,
-                model=model, api_base=api_base, ignore_outline=ignore_outline, subdivide=not no_subdivide,
+                model=opts.model, api_base=opts.api_base, ignore_outline=opts.ignore_outline,
+                subdivide=not opts.no_subdivide, structure_fallback=opts.model_structure,
                 executor="dask" if dask or dask_address else "process", dask_address=dask_address,
                 refresh_cache=refresh_cache, return_state=True)
     _finish(state)
@@ -194,6 +197,7 @@ def _finish(state: Any) -> None:
 
 
 @app.command()
+@build_options
 def serve(
     inbox: Annotated[str, typer.Argument(help="Folder, glob or URL to pick new and changed documents up from.")],
     cron: Annotated[str, typer.Option("--cron", help="Cron schedule (UTC), e.g. '0 2 * * *'.")] = "0 2 * * *",
@@ -201,18 +205,19 @@ def serve(
     catalog: CatalogOpt = None,
     workers: WorkersOpt = None,
     meta: MetaOpt = None,
-    model: ModelOpt = None,
-    api_base: ApiBaseOpt = None,
-    api_key: ApiKeyOpt = None,
     name: Annotated[str, typer.Option("--name", help="Deployment name shown in Prefect.")] = "scheduled-ingest",
+    *,
+    opts: BuildOptions,
 ) -> None:
     """Serve the scheduled inbox ingest from this process until interrupted (Prefect's flow.serve)."""
-    tags = _prepare(meta, api_key, catalog)
+    tags = _prepare(meta, opts, catalog)
     _prefect_environment()
     from flows.inbox import scheduled_ingest
     from treebuild.store import default_store_path
 
     params: dict[str, Any] = {"inbox": inbox, "store": str(store or default_store_path()), "workers": workers,
-                              "meta": tags or None, "model": model, "api_base": api_base}
+                              "meta": tags or None, "model": opts.model, "api_base": opts.api_base,
+                              "ignore_outline": opts.ignore_outline or None, "subdivide": False if opts.no_subdivide
+                              else None, "structure_fallback": opts.model_structure or None}
     err.print(f"serving {name}: ingest {escape(inbox)} on '{escape(cron)}' (Ctrl-C stops)", highlight=False)
     scheduled_ingest.serve(name=name, cron=cron, parameters={k: v for k, v in params.items() if v is not None})
