@@ -336,3 +336,15 @@ def add_tracked_deletion(paragraph: Paragraph, deleted: str) -> None:
     r.append(t)
     d.append(r)
     paragraph._p.append(d)
+
+
+def scanned_pdf(path: Path, pages: int = 2) -> Path:
+    """A PDF of image-only pages (no text layer), like a scan nobody ran OCR on."""
+    doc = pymupdf.open()
+    for _ in range(pages):
+        page = doc.new_page()
+        pix = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 40, 40), False)
+        pix.clear_with(180)
+        page.insert_image(pymupdf.Rect(72, 72, 400, 400), pixmap=pix)
+    doc.save(path)
+    return path

@@ -16,6 +16,7 @@ from pathlib import Path
 import docx
 import pymupdf
 import pytest
+from docgen import scanned_pdf
 from typer.testing import CliRunner
 
 from treebuild.cli import app
@@ -75,14 +76,7 @@ def zero_pages(tmp: Path) -> Path:
 
 
 def image_only(tmp: Path) -> Path:
-    doc = pymupdf.open()
-    for _ in range(2):
-        page = doc.new_page()
-        pix = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 40, 40), False)
-        pix.clear_with(180)
-        page.insert_image(pymupdf.Rect(72, 72, 400, 400), pixmap=pix)
-    doc.save(tmp / "scan.pdf")
-    return tmp / "scan.pdf"
+    return scanned_pdf(tmp / "scan.pdf")
 
 
 def zip_bomb(tmp: Path) -> Path:

@@ -14,6 +14,7 @@ import docx
 import pymupdf
 import pytest
 import typer
+from docgen import scanned_pdf
 from typer.testing import CliRunner
 
 from treebuild.cli import BuildOptions, app
@@ -24,24 +25,13 @@ runner = CliRunner()
 MD = "# One\n\ntext one\n\n## One A\n\nmore\n\n## One B\n\nlast of one\n\n# Two\n\nlast\n"
 
 
-def _scan_pdf(path: Path) -> Path:
-    doc = pymupdf.open()
-    for _ in range(2):
-        page = doc.new_page()
-        pix = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 30, 30), False)
-        pix.clear_with(90)
-        page.insert_image(pymupdf.Rect(50, 50, 300, 300), pixmap=pix)
-    doc.save(path)
-    return path
-
-
 def _ingest(*args: str) -> Any:
     return runner.invoke(app, ["ingest", *args])
 
 
 def test_ingest_and_build_print_warnings_one_line_each_and_count_them(tmp_path: Path) -> None:
     (tmp_path / "in").mkdir()
-    scan = _scan_pdf(tmp_path / "in" / "scan.pdf")
+    scan = scanned_pdf(tmp_path / "in" / "scan.pdf")
     (tmp_path / "in" / "ok.md").write_text(MD)
     res = _ingest(str(tmp_path / "in"), "--store", str(tmp_path / "s"))
     assert res.exit_code == 0, res.output

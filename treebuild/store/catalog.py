@@ -33,25 +33,17 @@ SORT_KEYS = {"trees": "doc_id, version", "nodes": "doc_id, version, node_id", "u
 def _duck_type(t: pa.DataType) -> str:
     import pyarrow as pa
 
-    if pa.types.is_string(t):
-        return "VARCHAR"
-    if pa.types.is_int16(t):
-        return "SMALLINT"
-    if pa.types.is_int32(t):
-        return "INTEGER"
-    if pa.types.is_int64(t):
-        return "BIGINT"
-    if pa.types.is_float32(t):
-        return "FLOAT"
-    if pa.types.is_float64(t):
-        return "DOUBLE"
-    if pa.types.is_timestamp(t):
-        return "TIMESTAMPTZ" if t.tz else "TIMESTAMP"
     if pa.types.is_map(t):
         return f"MAP({_duck_type(t.key_type)}, {_duck_type(t.item_type)})"
     if pa.types.is_list(t):
         return f"{_duck_type(t.value_type)}[]"
-    raise TypeError(f"no DuckDB type for {t}")
+    if pa.types.is_timestamp(t):
+        return "TIMESTAMPTZ" if t.tz else "TIMESTAMP"
+    scalars = {pa.string(): "VARCHAR", pa.int16(): "SMALLINT", pa.int32(): "INTEGER", pa.int64(): "BIGINT",
+               pa.float32(): "FLOAT", pa.float64(): "DOUBLE"}
+    if t not in scalars:
+        raise TypeError(f"no DuckDB type for {t}")
+    return scalars[t]
 
 
 def table_sql() -> str:
