@@ -169,16 +169,16 @@ def strip_numbering(title: str) -> str:
 
 
 NUM_TOKEN = rf"(?:[0-9]{{1,3}}(?:[.\-][0-9]{{1,3}})*[A-Z]?|[IVXLC]{{1,6}}|[A-Z]|{_WORDNUM})"
+_LABEL_WORDS = r"chapter|part|appendix|annex|section|article|exhibit|schedule|lecture|lesson|unit|book"
 _LABEL_ONLY = re.compile(
-    r"^(?:chapter|part|appendix|annex|section|article|exhibit|schedule|lecture|lesson|unit|book)"
+    rf"^(?:{_LABEL_WORDS})"
     rf"(?:\s+{NUM_TOKEN}|[0-9]{{1,3}})?\.?$",  # ``CHAPTER5``: TeX sets the number without a space
     re.IGNORECASE,
 )
 NUMBER_ONLY = re.compile(r"^(?:[0-9]{1,3}(?:\.[0-9]{1,3})*(?:-[0-9]{1,3})?|[A-Z](?:\.[0-9]{1,3})+)\.?$")
 
 
-_GLUED = re.compile(r"^(chapter|part|appendix|annex|section|article|exhibit|schedule|lecture|lesson|unit|book)"
-                    r"(?=[0-9])", re.IGNORECASE)
+_GLUED = re.compile(rf"^({_LABEL_WORDS})(?=[0-9])", re.IGNORECASE)
 
 
 def spaced_label(text: str) -> str:
