@@ -12,7 +12,6 @@ import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import asdict
-from pathlib import Path
 from typing import Any
 
 from flows.sources import fetch, is_url
@@ -21,6 +20,7 @@ from treebuild.ingestion import ingest
 from treebuild.llm import set_request_gate
 from treebuild.settings import BuildSettings, ModelConfig
 from treebuild.store import Store, doc_id_for
+from treebuild.store.lake import catalog_identity
 
 __all__ = ["build_document", "is_transient", "install_model_gate", "open_store", "ModelLimit"]
 
@@ -96,16 +96,8 @@ def build_document(location: str, store: str, settings: dict[str, Any] | None, m
     return out
 
 
-_STORES: dict[tuple[str, bool], tuple[Store, int | str | None]] = {}  # (path, writable) -> (store, catalog identity)
+_STORES: dict[tuple[str, bool], tuple[Store, int | None]] = {}  # (path, writable) -> (store, catalog identity)
 _STORES_LOCK = threading.Lock()
-
-
-def _catalog_identity(st: Store) -> int | str | None:
-    """The catalog file's inode (a shared database catalog is always the same one); None: gone."""
-    if st.location.shared_catalog:
-        return "shared"
-    catalog = Path(st.location.catalog)
-    return catalog.stat().st_ino if catalog.exists() else None
 
 
 def open_store(path: str, create: bool = True) -> Store:
@@ -119,8 +111,9 @@ def open_store(path: str, create: bool = True) -> Store:
     with _STORES_LOCK:
         cached = _STORES.get(key)
         if cached is not None:
-            if cached[1] is not None and _catalog_identity(cached[0]) == cached[1]:
-                return cached[0]
+            st, identity = cached
+            if st.location.shared_catalog or (identity is not None and catalog_identity(st.location) == identity):
+                return st
             del _STORES[key]
             cached[0].close()
         if len(_STORES) >= STORES_PER_PROCESS:
@@ -128,7 +121,7 @@ def open_store(path: str, create: bool = True) -> Store:
                 old.close()
             _STORES.clear()
         st = Store(path, create=create)
-        _STORES[key] = (st, _catalog_identity(st))
+        _STORES[key] = (st, catalog_identity(st.location))
         return st
 
 

@@ -21,7 +21,8 @@ import duckdb
 
 from ..errors import StoreError
 
-__all__ = ["Location", "LAKE", "CATALOG_FILE", "DATA_DIR", "load_extension", "open_lake", "shared_lake"]
+__all__ = ["Location", "LAKE", "CATALOG_FILE", "DATA_DIR", "load_extension", "open_lake", "shared_lake",
+           "catalog_identity"]
 
 LAKE = "tb"  # the name every treebuild connection attaches the store under
 CATALOG_FILE = "catalog.sqlite"  # SQLite: several local processes may write (a DuckDB-file catalog allows one)
@@ -202,7 +203,7 @@ _OPEN_LOCK = threading.Lock()
 OPEN_CACHE = 4  # stores kept attached per process: `ingest(path, "store")` in a loop opens the store once
 
 
-def _catalog_identity(loc: Location) -> int | None:
+def catalog_identity(loc: Location) -> int | None:
     """A local catalog file's inode: a store deleted and created again at the same path is another
     store, never read through a connection to the old file. None for a database catalog."""
     if loc.shared_catalog:
@@ -217,12 +218,12 @@ def shared_lake(loc: Location, *, read_only: bool) -> duckdb.DuckDBPyConnection:
     """``open_lake``, reusing this process's connection to the same store (loading the extensions and
     attaching costs ~0.05-0.1 s; each new transaction still reads the catalog's latest snapshot)."""
     with _OPEN_LOCK:
-        con = _OPEN.get(key := (loc.catalog, loc.data, read_only, _catalog_identity(loc)))
+        con = _OPEN.get(key := (loc.catalog, loc.data, read_only, catalog_identity(loc)))
         if con is not None:
             _OPEN.move_to_end(key)
             return con
     con = open_lake(loc, read_only=read_only)
-    key = (loc.catalog, loc.data, read_only, _catalog_identity(loc))
+    key = (loc.catalog, loc.data, read_only, catalog_identity(loc))
     with _OPEN_LOCK:
         _OPEN[key] = con
         while len(_OPEN) > OPEN_CACHE:
