@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable
 
 from rapidfuzz import fuzz
 
@@ -68,14 +69,15 @@ def merge_skeletons(primary: list[Mark], extra: list[Mark], closing: re.Pattern[
 
 def nest(skeleton: list[Mark], headings: list[Heading], *, finer_only: bool = False,
          min_pages: int = 0, top_rank_only: bool = False, closing: re.Pattern[str] | None = None,
-         peers: bool = False) -> list[Mark]:
+         peers: bool = False, always: Callable[[list[Mark], int], bool] | None = None) -> list[Mark]:
     """The skeleton plus headings nested under the skeleton section that contains each.
 
     Headings that repeat a skeleton entry are dropped. With ``finer_only`` a heading is kept only
     when its level is deeper than the heading that printed its section's skeleton entry (a TOC
     that lists every section leaves nothing finer to add at those levels). With ``min_pages`` only
     skeleton sections longer than that many pages get finer headings: a short Item is read whole,
-    and its run-in heads are noise in a table of contents. With ``top_rank_only`` a section keeps
+    and its run-in heads are noise in a table of contents (unless ``always(skeleton, index)`` says the
+    section is read whatever its length). With ``top_rank_only`` a section keeps
     its most prominent heading style and numbered headings only (a filing's sub-sub-heads). Headings
     whose title matches ``closing`` (a filing's Signatures) are top level, not part of the last section.
     With ``peers`` a heading set like the skeleton entries of its section's level is their sibling.
@@ -102,7 +104,8 @@ def nest(skeleton: list[Mark], headings: list[Heading], *, finer_only: bool = Fa
         groups.setdefault(idx, []).append((h, m))
     out = list(skel)
     for idx, members in groups.items():
-        if min_pages and idx >= 0 and _span_pages(skel, idx) <= min_pages:
+        if min_pages and idx >= 0 and _span_pages(skel, idx) <= min_pages \
+                and not (always is not None and always(skel, idx)):
             continue
         base = skel[idx].level if idx >= 0 else 0
         if finer_only and idx >= 0 and idx in owner_level:

@@ -212,5 +212,10 @@ class Heuristics:
     """Printed levels are re-derived from section numbers when this share of entries agree on the offset
     between them (all numbered entries, else those numbered at the top depth)."""
 
+    # filings, third pass (filing/subsections.py)
+    filing_look_titles: int = 2
+    """A heading look that prints fewer distinct titles in a filing is a one-off (a chart title), ranked
+    with the common look of its size and weight."""
+
 
 HEURISTICS = Heuristics()

@@ -63,8 +63,9 @@ def combine(doc: SourceDoc, layout: Layout, settings: BuildSettings, model_confi
         return done(toc.marks, toc)
     if toc or filing:
         skeleton = merge_skeletons(toc.marks, filing.marks, closing) if filing else toc.marks
-        marks = nest(skeleton, fine, finer_only=not filing.filing, min_pages=_min_pages(doc, settings),
-                     top_rank_only=filing.filing, closing=closing, peers=not filing.sec)
+        min_pages = _min_pages(doc, settings)
+        marks = filing.nest(skeleton, fine, min_pages) if filing.filing else \
+            nest(skeleton, fine, finer_only=True, min_pages=min_pages, peers=True)
         used = [p for p in (toc, filing) if p] + [headings] if len(marks) > len(skeleton) else [toc, filing]
         return done(filing.refine(doc, layout, marks), *[p for p in used if p])
     if fine:

@@ -2,6 +2,7 @@
 
 ``items``: Parts and Items recognised by pattern on the body pages; ``tail``: the sections after
 the last Item (Signatures, the financial statements placed from their own index page, Exhibits
-one by one); ``statements``: statements and notes inside an Item; ``source``: the
+one by one); ``statements``: statements and notes inside an Item; ``subsections``: which body
+headings nest under the Items (looks ranked by prominence, MD&A always read); ``source``: the
 :class:`~treebuild.structure.filing.source.FilingSource` plug-in the combine policy asks.
 """

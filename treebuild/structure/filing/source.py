@@ -6,10 +6,12 @@ from __future__ import annotations
 import re
 
 from ...model import Mark, Origin, Pos, SourceDoc, StructureSource
+from ..combine import nest
 from ..headings import Heading
 from ..layout import Layout
 from ..sources import Proposal
 from .items import END_TITLES, SecHeading, cover_page, is_filing, sec_headings
+from .subsections import always_read, ranked_by_look
 from .tail import restructure_filing
 
 __all__ = ["FilingSource", "FilingProposal", "sec_skeleton"]
@@ -44,6 +46,14 @@ class FilingProposal(Proposal):
             sec_lines = {(h.unit, j) for h in self.sec for j in h.lines}
             headings = [h for h in headings if not any((h.unit, j) in sec_lines for j in h.lines)]
         return headings
+
+    def nest(self, skeleton: list[Mark], headings: list[Heading], min_pages: int) -> list[Mark]:
+        """The skeleton with the filing's sub-sections nested under it: in each section its most
+        prominent heading look and its numbered heads (``subsections``), sections of ``min_pages`` or
+        fewer read whole except MD&A."""
+        start = min((m.pos for m in skeleton), default=None)
+        return nest(skeleton, ranked_by_look(headings, start), min_pages=min_pages, top_rank_only=True,
+                    closing=self.closing, peers=not self.sec, always=always_read)
 
     def refine(self, doc: SourceDoc, layout: Layout, marks: list[Mark]) -> list[Mark]:
         """The statements inside their Item and the tail after the last Item laid out."""

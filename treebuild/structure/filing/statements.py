@@ -25,7 +25,7 @@ from ..toc_parse import TocEntry, parse_rows
 from ..toc_place import PageTexts, place_entries
 
 __all__ = ["StatementsIndex", "find_statements_index", "statement_marks", "statements_start", "nest_notes",
-           "is_note", "STATEMENTS_TITLE"]
+           "item_children", "is_note", "STATEMENTS_TITLE"]
 
 STATEMENTS_TITLE = "Financial Statements"
 TOP_CHARS = 250
@@ -234,6 +234,23 @@ def statement_marks(doc: SourceDoc, scan: HeadingScan, start: Pos, end: Pos, ind
                  for t, pos, conf in _heading_entries(scan, start, end)]
     marks.sort(key=lambda m: m.pos)
     return nest_notes(marks)
+
+
+def item_children(marks: list[Mark], level: int) -> list[Mark]:
+    """Marks inside the statements' Item (at ``level``) with each statement and the notes' section
+    as the Item's own children: a statement heading that follows a statement the printed TOC lists
+    is its sibling, not its sub-section (the notes' section used to sink under the cash flows
+    statement, and every note with it). Numbered notes after the notes' section sit one below it."""
+    out: list[Mark] = []
+    notes = False
+    for m in marks:
+        if _STATEMENT.match(m.title) or _NOTES_TO.match(m.title):
+            notes = bool(_NOTES_TO.match(m.title))
+            m = Mark(m.title, level + 1, m.pos, m.origin, m.confidence)
+        elif notes and is_note(m.title):
+            m = Mark(m.title, level + 2, m.pos, m.origin, m.confidence)
+        out.append(m)
+    return out
 
 
 def nest_notes(marks: list[Mark]) -> list[Mark]:

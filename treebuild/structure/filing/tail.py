@@ -36,6 +36,7 @@ from .statements import (
     STATEMENTS_TITLE,
     TOP_CHARS,
     find_statements_index,
+    item_children,
     nest_notes,
     statement_marks,
     statements_start,
@@ -227,7 +228,7 @@ def _statement_items(doc: SourceDoc, marks: list[Mark], sec: list[SecHeading], s
         else:  # keep what the headings gave, add the statements and notes they missed
             inside += [m for m in found if not any(m.pos == o.pos or same_heading(m, o) for o in inside)]
             inside.sort(key=lambda m: m.pos)
-            inside = nest_notes(inside)
+            inside = nest_notes(item_children(inside, level))
         out = [m for m in out if not start < m.pos < end] + inside
         out.sort(key=lambda m: m.pos)
     return out

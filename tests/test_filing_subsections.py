@@ -1,0 +1,88 @@
+"""Sub-sections inside a filing's Items (issue 8, filings pass 3), each class on a 10-K generated in
+the test: a short MD&A keeps its sub-sections, a one-off heading look does not outrank an Item's
+sub-sections, a sub-section whose title extends its Item's is not the Item printed again."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from structgen import Writer
+
+from treebuild.model import Node
+from treebuild.readers import read
+from treebuild.settings import BuildSettings
+from treebuild.structure import build_nodes
+
+DETECT = BuildSettings(ignore_outline=True, subdivide=False)
+
+
+def _children(roots: list[Node], prefix: str) -> list[str]:
+    node = next(n for r in roots for n in r.walk() if n.title.startswith(prefix))
+    return [c.title for c in node.children]
+
+
+def _cover(w: Writer) -> None:
+    w.centred("UNITED STATES SECURITIES AND EXCHANGE COMMISSION", 17)
+    w.heading("FORM 10-K", size=17, space=40)
+    w.paras(2)
+    w.new_page()
+
+
+def _item(w: Writer, title: str, heads: list[str], pages_each: int = 1, size: float = 10.0,
+          bold: bool = True) -> None:
+    w.heading(title, size=10, bold=True, space=14)
+    w.para()
+    for head in heads:
+        w.heading(head, size=size, bold=bold)
+        w.fill_pages(pages_each)
+
+
+def test_a_short_mdna_keeps_its_sub_sections(tmp_path: Path) -> None:
+    """Short Items are read whole (their run-in heads are noise in a table of contents), but MD&A is
+    the narrative the form asks filers to divide: a 3-page MD&A in a 40-page 10-K keeps its
+    sub-sections (they used to be dropped with every short Item's), a 3-page Item 1 does not."""
+    w = Writer(header="Example Corp 2022 Form 10-K")
+    _cover(w)
+    w.heading("PART I", size=10, bold=True, space=14)
+    _item(w, "Item 1. Business", ["Company Background", "Products", "Competition"])
+    _item(w, "Item 1A. Risk Factors", ["Macroeconomic Risks", "Business Risks", "Legal Risks", "Financial Risks"],
+          pages_each=4)
+    w.heading("PART II", size=10, bold=True, space=14)
+    mdna = ["Fiscal Year Highlights", "Results of Operations", "Liquidity and Capital Resources"]
+    _item(w, "Item 7. Management's Discussion and Analysis of Financial Condition and Results of Operations", mdna)
+    _item(w, "Item 8. Financial Statements and Supplementary Data", ["Basis of Presentation"], pages_each=20)
+    roots, _ = build_nodes(read(w.save(tmp_path / "tenk.pdf")), DETECT)
+    assert _children(roots, "Item 7.") == mdna
+    assert _children(roots, "Item 1.") == []
+    assert _children(roots, "Item 1A.") == ["Macroeconomic Risks", "Business Risks", "Legal Risks", "Financial Risks"]
+
+
+def test_a_one_off_heading_look_does_not_outrank_an_items_sub_sections(tmp_path: Path) -> None:
+    """An Item 1 divided by large plain headings, with one chart title in a smaller size: the chart
+    title is a one-off look (one title in the whole filing), ranked with the common look of its
+    size and weight (the numbered notes'), so the Item keeps exactly its sub-sections. Ranked by the
+    document's style levels the chart title used to be a sub-section of its own (here) or, in a 10-K
+    whose numbered notes' style reset that ranking, the Item's most prominent heading, and every real
+    sub-section was dropped."""
+    w = Writer(header="Example Corp 2022 Form 10-K")
+    _cover(w)
+    w.heading("PART I", size=10, bold=True, space=14)
+    heads = ["Executive Summary", "Overview", "Customers", "Human Capital Management"]
+    w.heading("Item 1. Business", size=10, bold=True, space=14)
+    w.para()
+    for head in heads:
+        w.heading(head, size=16, bold=False)
+        w.fill_pages(3)
+        if head == "Customers":
+            w.centred("Employees by Region", 14, bold=False)
+            w.paras(2)
+    _item(w, "Item 1A. Risk Factors", [])
+    _item(w, "Item 2. Properties", [])
+    w.heading("PART II", size=10, bold=True, space=14)
+    w.heading("Item 8. Financial Statements and Supplementary Data", size=10, bold=True, space=14)
+    w.para()
+    for n, note in enumerate(["GENERAL", "INVENTORY", "DEBT", "LEASES", "EQUITY"], start=1):
+        w.heading(f"{n}. {note}", size=14, bold=False)
+        w.fill_pages(2)
+    roots, _ = build_nodes(read(w.save(tmp_path / "tenk.pdf")), DETECT)
+    assert _children(roots, "Item 1.") == heads

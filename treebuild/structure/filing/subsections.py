@@ -1,0 +1,76 @@
+"""Sub-sections inside a filing's Items: which body headings nest under the Parts/Items skeleton,
+and in which order of prominence.
+
+The combine policy nests a filing's headings under its skeleton keeping, in each section, the most
+prominent heading look found there (and numbered heads). Two rules of the filing decide what that
+look is and which sections are read:
+
+- *looks ranked by prominence, one-offs folded in*: a heading look is its size, weight, capitals and
+  centring; looks rank by size, then weight, capitals and centring. A look that prints a single
+  title in the whole filing (a centred chart title, an Item's only all-capitals acronym ``MCAC SBU``)
+  is not a level of the filing's outline: it counts as the look of its size and weight that prints
+  several titles. (Ranked by the document-wide style levels, one centred chart title inside Item 1
+  used to outrank the sixteen sub-sections of a 50-page Item, which were then dropped.)
+- *Management's Discussion and Analysis is always read*: short sections are read whole (their
+  run-in heads are noise in a table of contents), but the form makes MD&A the narrative that
+  filers divide into sub-sections (overview, results of operations, liquidity, critical estimates),
+  whatever its length; a 6-page MD&A of an 80-page 10-K used to keep none of them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections import defaultdict
+
+from ...model import Mark, Pos
+from ..headings import Heading, StyleKey
+from ..heuristics import HEURISTICS as H
+
+__all__ = ["ranked_by_look", "always_read"]
+
+_MDA = re.compile(r"management\W{0,3}s\s+discussion\s+and\s+analysis", re.IGNORECASE)
+"""MD&A's Item title (Item 7 of a 10-K, Item 2 of a 10-Q); the printed abbreviation counts too."""
+_MDA_SHORT = re.compile(r"\bMD\s*&\s*A\b")
+
+
+def _weight(style: StyleKey) -> tuple[float, bool]:
+    return style[0], style[1]
+
+
+def _prominence(style: StyleKey) -> tuple[float, bool, bool, bool]:
+    """Sort key, most prominent first: larger, then bold, capitals, centred."""
+    return -style[0], not style[1], not style[2], not style[3]
+
+
+def ranked_by_look(headings: list[Heading], start: Pos | None) -> list[Heading]:
+    """``headings`` from ``start`` on (the skeleton's first entry) with their level set to the rank
+    of their look (1 = most prominent); looks that print fewer than ``H.filing_look_titles`` distinct
+    titles count as the most common look of their size and weight that prints more, when there is
+    one. Headings before ``start`` keep their levels (they do not nest under the skeleton)."""
+    if start is None:
+        return headings
+    inner = [h for h in headings if Pos(h.unit, h.char) >= start]
+    titles: dict[StyleKey, set[str]] = defaultdict(set)
+    for h in inner:
+        titles[h.style].add(" ".join(h.title.casefold().split()))
+    common = {s for s, t in titles.items() if len(t) >= H.filing_look_titles}
+    look: dict[StyleKey, StyleKey] = {}
+    for s in titles:
+        if s in common:
+            look[s] = s
+            continue
+        partners = [c for c in common if _weight(c) == _weight(s)]
+        look[s] = max(partners, key=lambda c: (len(titles[c]), _prominence(c))) if partners else s
+    order = sorted(set(look.values()), key=_prominence)
+    rank = {s: i + 1 for i, s in enumerate(order)}
+    return [dataclasses.replace(h, level=rank[look[h.style]]) if Pos(h.unit, h.char) >= start else h
+            for h in headings]
+
+
+def always_read(skeleton: list[Mark], idx: int) -> bool:
+    """Whether skeleton section ``idx`` gets its sub-sections whatever its length: it is MD&A. (Not
+    the sections a printed TOC lists inside MD&A: the TOC has divided it already, and their own
+    short run-in heads, ``Operating Activities`` / ``Investing Activities`` on one page, are noise.)"""
+    title = skeleton[idx].title
+    return bool(_MDA.search(title) or _MDA_SHORT.search(title))
