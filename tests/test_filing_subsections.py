@@ -86,3 +86,24 @@ def test_a_one_off_heading_look_does_not_outrank_an_items_sub_sections(tmp_path:
         w.fill_pages(2)
     roots, _ = build_nodes(read(w.save(tmp_path / "tenk.pdf")), DETECT)
     assert _children(roots, "Item 1.") == heads
+
+
+def test_a_sub_section_whose_title_extends_its_items_is_kept(tmp_path: Path) -> None:
+    """``BUSINESS OVERVIEW`` a third of a page under ``Item 1. Business`` is the Item's first
+    sub-section: its title only contains the Item's, and it stands well below it. It used to be
+    taken for the Item's own heading printed again, and dropped."""
+    w = Writer(header="Example Corp 2022 Form 10-K")
+    _cover(w)
+    w.heading("PART I", size=10, bold=True, space=14)
+    w.heading("Item 1. Business", size=10, bold=True, space=14)
+    w.paras(3)
+    heads = ["BUSINESS OVERVIEW", "SEGMENTS", "COMPETITION", "EMPLOYEES"]
+    for head in heads:
+        w.centred(head, 10)
+        w.fill_pages(3)
+    _item(w, "Item 1A. Risk Factors", [])
+    _item(w, "Item 2. Properties", [])
+    w.heading("PART II", size=10, bold=True, space=14)
+    _item(w, "Item 8. Financial Statements and Supplementary Data", ["Basis of Presentation"], pages_each=6)
+    roots, _ = build_nodes(read(w.save(tmp_path / "tenk.pdf")), DETECT)
+    assert _children(roots, "Item 1.") == heads

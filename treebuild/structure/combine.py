@@ -94,7 +94,7 @@ def nest(skeleton: list[Mark], headings: list[Heading], *, finer_only: bool = Fa
     groups: dict[int, list[tuple[Heading, Mark]]] = {}
     owner_level: dict[int, int] = {}
     for h, m in pairs:
-        twin = next((i for i, s in enumerate(skel) if same_heading(m, s)), None)
+        twin = next((i for i, s in enumerate(skel) if _repeats(m, s)), None)
         if twin is not None:
             owner_level[twin] = min(owner_level.get(twin, h.level), h.level)
             continue
@@ -124,6 +124,19 @@ def nest(skeleton: list[Mark], headings: list[Heading], *, finer_only: bool = Fa
             out.append(Mark(m.title, level, m.pos, m.origin, m.confidence))
     out.sort(key=lambda m: m.pos)
     return out
+
+
+def _repeats(m: Mark, entry: Mark) -> bool:
+    """Heading ``m`` prints skeleton ``entry`` again (``same_heading``), unless it stands well below
+    the entry on the page and its title only contains the entry's: ``BUSINESS OVERVIEW`` a page
+    third under ``Item 1. Business`` is the Item's first sub-section, not the Item (it used to be
+    dropped as the Item's own heading)."""
+    if not same_heading(m, entry):
+        return False
+    if m.pos.char - entry.pos.char <= H.echo_chars or parse_numbering(m.title) is not None:
+        return True
+    ka, kb = _key(m.title), _key(entry.title)
+    return not (ka and kb) or fuzz.ratio(ka, kb) >= H.same_title * 100 or ka == kb
 
 
 def _add_peers(skel: list[Mark], pairs: list[tuple[Heading, Mark]]) -> tuple[list[Mark], list[tuple[Heading, Mark]]]:
