@@ -107,3 +107,40 @@ def test_a_sub_section_whose_title_extends_its_items_is_kept(tmp_path: Path) -> 
     _item(w, "Item 8. Financial Statements and Supplementary Data", ["Basis of Presentation"], pages_each=6)
     roots, _ = build_nodes(read(w.save(tmp_path / "tenk.pdf")), DETECT)
     assert _children(roots, "Item 1.") == heads
+
+
+def test_a_toc_entry_placed_on_its_running_footer_moves_up_to_its_heading(tmp_path: Path) -> None:
+    """The notes' pages repeat their section title in the running footer; a printed TOC entry
+    placed on that footer line of the section's first page moves up to its heading at the top of
+    the page, so notes 1 and 2 printed between them are its children (they used to sit in the
+    previous section and be dropped)."""
+    from test_structure_classes import _contents_page
+
+    w = Writer(header=None)
+    w.new_page()
+    pages: dict[str, int] = {}
+    pages["Overview"] = w.heading("Overview", size=20)
+    w.fill_pages(2)
+    pages["Financial Statements"] = w.heading("Financial Statements", size=20)
+    w.paras(3)
+    w.new_page()
+    notes_title = "Notes to Consolidated Financial Statements"
+    pages[notes_title] = w.heading(notes_title, size=18, bold=False)
+    first = w.page_number
+    notes = ["Note 1: Basis of Presentation", "Note 2: Accounting Policies", "Note 3: Revenue", "Note 4: Leases"]
+    for note in notes:
+        w.heading(note, size=14, bold=False)
+        w.paras(3)
+    last = w.page_number
+    for p in range(first, last + 1):
+        w.doc[p - 1].insert_text((300, 765), notes_title, fontsize=8, fontname="helv")
+    w.new_page()
+    pages["Controls and Procedures"] = w.heading("Controls and Procedures", size=20)
+    w.fill_pages(2)
+    listed = [(0, "Overview"), (0, "Financial Statements"), (1, "Notes to the Consolidated Financial Statements"),
+              (0, "Controls and Procedures")]
+    pages["Notes to the Consolidated Financial Statements"] = pages[notes_title]
+    _contents_page(w, 1, [(i, t, pages[t]) for i, t in listed])
+    roots, result = build_nodes(read(w.save(tmp_path / "report.pdf")), DETECT)
+    assert "toc" in result.method
+    assert _children(roots, "Notes to the") == notes

@@ -88,6 +88,7 @@ def nest(skeleton: list[Mark], headings: list[Heading], *, finer_only: bool = Fa
     if extra_top and skel:
         skel = sorted(skel + [Mark(m.title, 1, m.pos, m.origin, m.confidence) for m in extra_top
                               if not any(same_heading(m, s) for s in skel)], key=lambda m: m.pos)
+    skel = _up_to_twins(skel, marks)
     pairs = list(zip(headings, marks, strict=True))
     if peers:
         skel, pairs = _add_peers(skel, pairs)
@@ -123,6 +124,20 @@ def nest(skeleton: list[Mark], headings: list[Heading], *, finer_only: bool = Fa
             level = min(MAX_LEVEL + 2, base + rank[h.level]) if idx >= 0 else h.level
             out.append(Mark(m.title, level, m.pos, m.origin, m.confidence))
     out.sort(key=lambda m: m.pos)
+    return out
+
+
+def _up_to_twins(skel: list[Mark], marks: list[Mark]) -> list[Mark]:
+    """Skeleton entries moved up to their own heading when it stands higher on the same page (a
+    printed TOC entry placed on a later mention of its title: ``Notes to the Consolidated Financial
+    Statements`` found in the text under notes 1 and 2, which then sat in the previous section)."""
+    out: list[Mark] = []
+    for i, e in enumerate(skel):
+        floor = skel[i - 1].pos if i else Pos(e.pos.unit, -1)
+        key = _key(e.title)
+        twin = next((m for m in marks if floor < m.pos < e.pos and m.pos.unit == e.pos.unit and key
+                     and fuzz.ratio(_key(m.title), key) >= H.same_title * 100), None) if e.pos.char else None
+        out.append(Mark(e.title, e.level, twin.pos, e.origin, e.confidence) if twin is not None else e)
     return out
 
 
