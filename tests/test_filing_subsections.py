@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from structgen import Writer
+from structgen import LOREM, Writer
 
 from treebuild.model import Node
 from treebuild.readers import read
@@ -144,3 +144,48 @@ def test_a_toc_entry_placed_on_its_running_footer_moves_up_to_its_heading(tmp_pa
     roots, result = build_nodes(read(w.save(tmp_path / "report.pdf")), DETECT)
     assert "toc" in result.method
     assert _children(roots, "Notes to the") == notes
+
+
+def test_a_centred_sub_section_a_little_off_the_middle_is_set_like_the_others(tmp_path: Path) -> None:
+    """Item 1's sub-sections are centred bold capitals; two of them sit 14 points right of the
+    column's middle (their page's measure differs), and bold run-in heads follow at the margin.
+    The off-centre titles are set off from the margin like the centred ones and rank with them
+    (they used to rank below them, with the flush-left capitals, and were dropped)."""
+    import pymupdf
+
+    words, full = LOREM.split(), ""
+    for word in words:  # one full-measure line: justified text fills the column
+        if pymupdf.get_text_length(f"{full} {word}", fontname="helv", fontsize=10) > 468:
+            break
+        full = f"{full} {word}".strip()
+
+    def text(lines: int) -> None:
+        for _ in range(lines):
+            w.line(full)
+
+    w = Writer(header="Example Corp 2022 Form 10-K")
+    _cover(w)
+    w.heading("PART I", size=10, bold=True, space=14)
+    w.heading("Item 1. Business", size=10, bold=True, space=14)
+    text(8)
+    heads = ["BUSINESS OVERVIEW", "SEGMENTS", "COMPETITION", "PRINCIPAL PRODUCTS AND SERVICES", "EMPLOYEES"]
+    for k, head in enumerate(heads):
+        w.y += 10
+        if head in ("COMPETITION", "PRINCIPAL PRODUCTS AND SERVICES"):
+            width = pymupdf.get_text_length(head, fontname="hebo", fontsize=10)
+            w.line(head, bold=True, x=(72 + 540 - width) / 2 + 14)
+        else:
+            w.centred(head, 10)
+        text(10)
+        for run_in in ("Digital Media", "Publishing"):
+            w.heading(f"{run_in} {k + 1}", size=10, bold=True)
+            text(40)
+    _item(w, "Item 1A. Risk Factors", [])
+    _item(w, "Item 2. Properties", [])
+    w.heading("PART II", size=10, bold=True, space=14)
+    w.heading("Item 8. Financial Statements and Supplementary Data", size=10, bold=True, space=14)
+    for n, note in enumerate(["GENERAL", "INVENTORY", "DEBT", "LEASES"], start=1):
+        w.heading(f"NOTE {n}. {note}", size=10, bold=True)
+        text(80)
+    roots, _ = build_nodes(read(w.save(tmp_path / "tenk.pdf")), DETECT)
+    assert _children(roots, "Item 1.") == heads

@@ -216,6 +216,9 @@ class Heuristics:
     filing_look_titles: int = 2
     """A heading look that prints fewer distinct titles in a filing is a one-off (a chart title), ranked
     with the common look of its size and weight."""
+    filing_set_off: float = 60.0
+    """Points right of a filing's heading margin beyond which a heading is set off like a centred one
+    (indented sub-heads sit within about 40 points of the margin)."""
 
 
 HEURISTICS = Heuristics()

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 
 from ...model import Mark, Pos
 from ..headings import Heading, StyleKey
@@ -51,9 +51,11 @@ def ranked_by_look(headings: list[Heading], start: Pos | None) -> list[Heading]:
     if start is None:
         return headings
     inner = [h for h in headings if Pos(h.unit, h.char) >= start]
+    margin = Counter(round(h.x0) for h in inner).most_common(1)[0][0] if inner else 0
+    styles = {id(h): _set_off(h, margin) for h in inner}
     titles: dict[StyleKey, set[str]] = defaultdict(set)
     for h in inner:
-        titles[h.style].add(" ".join(h.title.casefold().split()))
+        titles[styles[id(h)]].add(" ".join(h.title.casefold().split()))
     common = {s for s, t in titles.items() if len(t) >= H.filing_look_titles}
     look: dict[StyleKey, StyleKey] = {}
     for s in titles:
@@ -64,8 +66,15 @@ def ranked_by_look(headings: list[Heading], start: Pos | None) -> list[Heading]:
         look[s] = max(partners, key=lambda c: (len(titles[c]), _prominence(c))) if partners else s
     order = sorted(set(look.values()), key=_prominence)
     rank = {s: i + 1 for i, s in enumerate(order)}
-    return [dataclasses.replace(h, level=rank[look[h.style]]) if Pos(h.unit, h.char) >= start else h
-            for h in headings]
+    return [dataclasses.replace(h, level=rank[look[styles[id(h)]]]) if id(h) in styles else h for h in headings]
+
+
+def _set_off(h: Heading, margin: int) -> StyleKey:
+    """The heading's style, counted as centred when it stands far right of the headings' left margin:
+    a title centred on a page whose measure differs a little (``COMPETITION`` 13 points off the
+    column's middle) is set like the centred titles around it, not like the flush-left ones."""
+    size, bold, caps, centred, family = h.style
+    return size, bold, caps, centred or h.x0 - margin > H.filing_set_off, family
 
 
 def always_read(skeleton: list[Mark], idx: int) -> bool:
