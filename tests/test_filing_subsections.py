@@ -189,3 +189,25 @@ def test_a_centred_sub_section_a_little_off_the_middle_is_set_like_the_others(tm
         text(80)
     roots, _ = build_nodes(read(w.save(tmp_path / "tenk.pdf")), DETECT)
     assert _children(roots, "Item 1.") == heads
+
+
+def test_an_annual_reports_back_pages_after_the_signatures_are_top_level(tmp_path: Path) -> None:
+    """An annual report binds its own pages (a performance graph, the board, corporate information)
+    after the 10-K's Signatures, in its large display type: they are the report's sections, at the
+    top level beside the Signatures (they used to be the Signatures' sub-sections)."""
+    w = Writer(header="Example Corp 2022 Form 10-K")
+    _cover(w)
+    w.heading("PART I", size=10, bold=True, space=14)
+    _item(w, "Item 1. Business", ["Company Background", "Products"], pages_each=3)
+    _item(w, "Item 1A. Risk Factors", ["Business Risks", "Financial Risks"], pages_each=3)
+    _item(w, "Item 2. Properties", [])
+    w.new_page()
+    w.heading("SIGNATURES", size=10, bold=True)
+    w.paras(2)
+    back = ["Comparison of Five-Year Cumulative Total Return", "Board of Directors", "Corporate Information"]
+    for title in back:
+        w.new_page()
+        w.heading(title, size=16, bold=True)
+        w.paras(2)
+    roots, _ = build_nodes(read(w.save(tmp_path / "annual.pdf")), DETECT)
+    assert [r.title for r in roots if r.origin != "preface"][-4:] == ["SIGNATURES", *back]

@@ -11,7 +11,7 @@ from ..headings import Heading
 from ..layout import Layout
 from ..sources import Proposal
 from .items import END_TITLES, SecHeading, cover_page, is_filing, sec_headings
-from .subsections import always_read, ranked_by_look
+from .subsections import always_read, back_pages, ranked_by_look
 from .tail import restructure_filing
 
 __all__ = ["FilingSource", "FilingProposal", "sec_skeleton"]
@@ -50,10 +50,11 @@ class FilingProposal(Proposal):
     def nest(self, skeleton: list[Mark], headings: list[Heading], min_pages: int) -> list[Mark]:
         """The skeleton with the filing's sub-sections nested under it: in each section its most
         prominent heading look and its numbered heads (``subsections``), sections of ``min_pages`` or
-        fewer read whole except MD&A."""
+        fewer read whole except MD&A; an annual report's back pages after the Signatures top level."""
         start = min((m.pos for m in skeleton), default=None)
-        return nest(skeleton, ranked_by_look(headings, start), min_pages=min_pages, top_rank_only=True,
-                    closing=self.closing, peers=not self.sec, always=always_read)
+        marks = nest(skeleton, ranked_by_look(headings, start), min_pages=min_pages, top_rank_only=True,
+                     closing=self.closing, peers=not self.sec, always=always_read)
+        return back_pages(marks, headings, self.closing)
 
     def refine(self, doc: SourceDoc, layout: Layout, marks: list[Mark]) -> list[Mark]:
         """The statements inside their Item and the tail after the last Item laid out."""

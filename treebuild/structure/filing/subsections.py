@@ -27,7 +27,7 @@ from ...model import Mark, Pos
 from ..headings import Heading, StyleKey
 from ..heuristics import HEURISTICS as H
 
-__all__ = ["ranked_by_look", "always_read"]
+__all__ = ["ranked_by_look", "always_read", "back_pages"]
 
 _MDA = re.compile(r"management\W{0,3}s\s+discussion\s+and\s+analysis", re.IGNORECASE)
 """MD&A's Item title (Item 7 of a 10-K, Item 2 of a 10-Q); the printed abbreviation counts too."""
@@ -83,3 +83,18 @@ def always_read(skeleton: list[Mark], idx: int) -> bool:
     short run-in heads, ``Operating Activities`` / ``Investing Activities`` on one page, are noise.)"""
     title = skeleton[idx].title
     return bool(_MDA.search(title) or _MDA_SHORT.search(title))
+
+
+def back_pages(marks: list[Mark], headings: list[Heading], closing: re.Pattern[str]) -> list[Mark]:
+    """``marks`` with the annual report's own back pages at the top level: headings after the
+    Signatures set larger than the Signatures heading and every heading of the filing before it
+    (``Corporate Information`` in the report's display type after a 10-K set in 10-point type) are
+    the report's sections, not sub-sections of the Signatures."""
+    sig = next((m.pos for m in marks if m.level == 1 and closing.match(m.title.strip())), None)
+    if sig is None:
+        return marks
+    first = marks[0].pos if marks else sig
+    body = max((h.style[0] for h in headings if first <= Pos(h.unit, h.char) <= sig), default=0.0)
+    back = {Pos(h.unit, h.char) for h in headings if Pos(h.unit, h.char) > sig and body
+            and h.style[0] >= body * H.larger}
+    return [Mark(m.title, 1, m.pos, m.origin, m.confidence) if m.pos in back else m for m in marks]
