@@ -377,3 +377,19 @@ def test_a_sentence_set_in_bold_is_not_a_heading(tmp_path: Path) -> None:
             w.para(LOREM)
     roots, _ = build_nodes(read(w.save(tmp_path / "manual.pdf")), DETECT)
     assert [t for t, _ in _titles(roots)] == sections
+
+
+def test_a_capitals_heading_with_a_mixed_case_qualifier_ranks_with_the_capitals(tmp_path: Path) -> None:
+    """An earnings release sets its sections in bold capitals and their sub-sections in bold mixed
+    case; ``QUARTERLY FINANCIAL HIGHLIGHTS (Second-Quarter 2023 vs. Second-Quarter 2022)`` is a
+    capitals heading whose qualifier (dropped from the title) is not: its style is the title's, so
+    it is a section beside the others (it used to rank with the mixed-case sub-sections)."""
+    w = Writer(header=None)
+    printed = [("EXECUTIVE COMMENTARY", 1), ("Overall Commentary", 2),
+               ("QUARTERLY FINANCIAL HIGHLIGHTS (Second-Quarter 2023 vs. Second-Quarter 2022)", 1),
+               ("GAAP Reported Highlights", 2), ("SELECTED COSTS AND EXPENSES", 1), ("Adjusted Highlights", 2)]
+    for title, _ in printed:
+        w.heading(title, size=11)
+        w.paras(2)
+    roots, _ = build_nodes(read(w.save(tmp_path / "release.pdf")), DETECT)
+    assert _titles(roots) == [(t.split(" (")[0], d) for t, d in printed]

@@ -441,9 +441,9 @@ def _page_headings(u: int, rows: list[_Row], lines: list[Line], skip: set[int], 
         label = None
         x1 = max(r.x1 for r in run)
         centred = abs((run[0].x0 + x1) / 2.0 - center) < 12 and run[0].x0 > body.left + 20
+        text = clean_title(text)  # capitals are the title's: ``HIGHLIGHTS (Second-Quarter 2023 ...)``
         style: StyleKey = (round(row.size * 2) / 2, row.bold, _caps(text), centred, _family(row.font))
         members = tuple(j for r in run for j in r.members)
-        text = clean_title(text)
         out.append(Heading(u, char, " ".join(text.split()), style, numbering, y0, run[0].x0, len(run), label=lab,
                            lines=members))
     return out
