@@ -393,3 +393,21 @@ def test_a_capitals_heading_with_a_mixed_case_qualifier_ranks_with_the_capitals(
         w.paras(2)
     roots, _ = build_nodes(read(w.save(tmp_path / "release.pdf")), DETECT)
     assert _titles(roots) == [(t.split(" (")[0], d) for t, d in printed]
+
+
+def test_a_numbered_title_set_tight_under_text_in_a_larger_type_starts_a_section(tmp_path: Path) -> None:
+    """Notes to financial statements in 14-point capitals, one of them set right under the last
+    line of the previous note's text, in the same text block: the larger numbered line starts the
+    note (it used to be read as part of the paragraph above, and the note was lost)."""
+    w = Writer(header=None)
+    notes = ["1. GENERAL", "2. INVENTORY", "3. DEBT", "4. LEASES", "5. EQUITY"]
+    for note in notes:
+        w.heading(note, size=14, bold=False, space=-4 if note.startswith("4.") else 10)
+        w.para()
+    doc = read(w.save(tmp_path / "notes.pdf"))
+    page = next(u for u in range(len(doc.units)) if any(ln.text.startswith("4.") for ln in doc.lines(u)))
+    lines = doc.lines(page)
+    k = next(j for j, ln in enumerate(lines) if ln.text.startswith("4."))
+    assert k > 0 and lines[k - 1].block == lines[k].block  # the case: one text block with the paragraph
+    roots, _ = build_nodes(doc, DETECT)
+    assert [t for t, _ in _titles(roots)] == notes

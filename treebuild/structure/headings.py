@@ -364,6 +364,14 @@ RUN_ON_GAP = 0.45
 """At most this share of the font size between the rows of one paragraph."""
 
 
+def _size_step(prev: _Row, row: _Row) -> bool:
+    """A row in a larger type than the row above it and clear of it: when it is numbered it starts
+    a section even inside the same text block (a note's title set tight under the previous note's
+    last line: ``8. INVESTMENTS ...`` in 14 points 6 points under 10-point text). Unnumbered, such
+    rows are as often a manual's display lines or table labels."""
+    return row.size >= prev.size * H.larger and row.y0 >= prev.y1 and not row.mono
+
+
 def _centred_caps(run: list[_Row], numbering: Numbering | None, body: _Body) -> bool:
     """``1. INTRODUCTION`` centred on its own line in the body type (the AMS article style): a
     numbered section title in capitals, neither larger nor bold."""
@@ -403,7 +411,7 @@ def _page_headings(u: int, rows: list[_Row], lines: list[Line], skip: set[int], 
         text = strip_dates(" ".join(r.text for r in run))
         prev = rows[i - 1] if i else None
         starts_block = prev is None or prev.block != row.block or row.y0 - prev.y1 > 0.45 * row.size \
-            or after_label
+            or after_label or (_size_step(prev, row) and parse_numbering(text) is not None)
         i = k
         if not text or _DATE_ONLY.match(" ".join(r.text for r in run).strip()):
             continue  # a revision date beside a section number: the label stays pending
