@@ -11,6 +11,7 @@ one level below Item 7, whatever its rank in the whole document).
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Callable
 
@@ -131,12 +132,17 @@ def _up_to_twins(skel: list[Mark], marks: list[Mark]) -> list[Mark]:
     """Skeleton entries moved up to their own heading when it stands higher on the same page (a
     printed TOC entry placed on a later mention of its title: ``Notes to the Consolidated Financial
     Statements`` found in the text under notes 1 and 2, which then sat in the previous section)."""
+    order = sorted(marks, key=lambda m: m.pos)
+    starts = [m.pos for m in order]
     out: list[Mark] = []
     for i, e in enumerate(skel):
-        floor = skel[i - 1].pos if i else Pos(e.pos.unit, -1)
-        key = _key(e.title)
-        twin = next((m for m in marks if floor < m.pos < e.pos and m.pos.unit == e.pos.unit and key
-                     and fuzz.ratio(_key(m.title), key) >= H.same_title * 100), None) if e.pos.char else None
+        twin = None
+        if e.pos.char:
+            floor = max(skel[i - 1].pos, Pos(e.pos.unit, -1)) if i else Pos(e.pos.unit, -1)
+            lo, hi = bisect_right(starts, floor), bisect_left(starts, e.pos)
+            key = _key(e.title) if hi > lo else ""
+            twin = next((m for m in order[lo:hi] if fuzz.ratio(_key(m.title), key) >= H.same_title * 100),
+                        None) if key else None
         out.append(Mark(e.title, e.level, twin.pos, e.origin, e.confidence) if twin is not None else e)
     return out
 
