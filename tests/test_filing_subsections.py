@@ -211,3 +211,20 @@ def test_an_annual_reports_back_pages_after_the_signatures_are_top_level(tmp_pat
         w.paras(2)
     roots, _ = build_nodes(read(w.save(tmp_path / "annual.pdf")), DETECT)
     assert [r.title for r in roots if r.origin != "preface"][-4:] == ["SIGNATURES", *back]
+
+
+def test_the_cover_pages_own_parts_on_the_next_page_are_not_sections(tmp_path: Path) -> None:
+    """The form's cover runs on to a second page, with its ``DOCUMENTS INCORPORATED BY REFERENCE``
+    part set like a heading, before Part I: it is cover matter, not the filing's first section
+    (it used to come out as a section ahead of Part I)."""
+    w = Writer(header="Example Corp 2022 Form 10-K")
+    _cover(w)
+    w.centred("DOCUMENTS INCORPORATED BY REFERENCE", 10)
+    w.paras(2)
+    w.new_page()
+    w.heading("PART I", size=10, bold=True, space=14)
+    _item(w, "Item 1. Business", [])
+    _item(w, "Item 1A. Risk Factors", [])
+    _item(w, "Item 2. Properties", [])
+    roots, _ = build_nodes(read(w.save(tmp_path / "tenk.pdf")), DETECT)
+    assert [r.title for r in roots if r.origin != "preface"] == ["PART I"]

@@ -16,7 +16,7 @@ from ...model import Line, SourceDoc
 from ..patterns import roman_value
 
 __all__ = ["SecHeading", "sec_headings", "is_filing", "cover_page", "item_order", "PART_LEVEL", "ITEM_LEVEL",
-           "END_TITLES"]
+           "END_TITLES", "COVER_PARTS"]
 
 PART_LEVEL = 1
 ITEM_LEVEL = 2
@@ -29,6 +29,8 @@ _ITEM = re.compile(r"^item\s+(?P<num>[0-9]{1,2}[a-c]?(?:\([a-z0-9]\))?)(?:\s*[.:
                    re.IGNORECASE)
 _COVER = re.compile(r"\bform\s+(?:10-k|10-q|20-f|40-f|8-k|10-kt|10-qt)\b", re.IGNORECASE)
 _COMMISSION = re.compile(r"securities\s+and\s+exchange\s+commission", re.IGNORECASE)
+COVER_PARTS = re.compile(r"^documents\s+incorporated\s+by\s+reference\.?$", re.IGNORECASE)
+"""A part of the form's cover page (it may run on to the next page), not a section of the filing."""
 _NOT_TITLE = re.compile(r"^(?:of|and|or|in|to|the|for|as|which|above|below|herein|hereof|this)\b", re.IGNORECASE)
 
 

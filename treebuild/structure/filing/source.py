@@ -10,7 +10,7 @@ from ..combine import nest
 from ..headings import Heading
 from ..layout import Layout
 from ..sources import Proposal
-from .items import END_TITLES, SecHeading, cover_page, is_filing, sec_headings
+from .items import COVER_PARTS, END_TITLES, SecHeading, cover_page, is_filing, sec_headings
 from .subsections import always_read, back_pages, ranked_by_look
 from .tail import restructure_filing
 
@@ -38,10 +38,13 @@ class FilingProposal(Proposal):
 
     def own_headings(self, headings: list[Heading]) -> list[Heading]:
         """Headings left to nest: nothing on or before the form's cover page (it names the form,
-        the registrant and the Commission), not a Part/Item line."""
+        the registrant and the Commission) nor the cover's own parts where it runs on to the next
+        page (``DOCUMENTS INCORPORATED BY REFERENCE`` before Part I), not a Part/Item line."""
         if not self.filing:
             return headings
-        headings = [h for h in headings if h.unit > self.cover]
+        first = min(((h.unit, h.char) for h in self.sec), default=None)
+        headings = [h for h in headings if h.unit > self.cover
+                    and not (COVER_PARTS.match(h.title) and (first is None or (h.unit, h.char) < first))]
         if self.sec:
             sec_lines = {(h.unit, j) for h in self.sec for j in h.lines}
             headings = [h for h in headings if not any((h.unit, j) in sec_lines for j in h.lines)]
