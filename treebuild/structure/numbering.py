@@ -8,6 +8,7 @@ detection and outline re-levelling read depth from here.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from dataclasses import dataclass
@@ -68,6 +69,11 @@ def strip_dates(text: str) -> str:
     return " ".join(_DATE.sub(" ", text).split())
 
 
+NUMBERING_CACHE = 4096
+"""Texts whose numbering is remembered: furniture, headings and filings ask for the same lines."""
+
+
+@functools.lru_cache(maxsize=NUMBERING_CACHE)
 def parse_numbering(text: str) -> Numbering | None:
     """The numbering at the start of ``text``, or ``None``.
 
