@@ -73,6 +73,12 @@ NUMBERING_CACHE = 4096
 """Texts whose numbering is remembered: furniture, headings and filings ask for the same lines."""
 
 
+OPENERS = frozenset("(0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZaceinps§\u0130\u0131\u017f")
+"""The characters a numbering can open with: a digit, a capital, ``§``, ``(``, or the first letter of a
+keyword in any case ``re.IGNORECASE`` matches (``İ``, ``ı`` for i, ``ſ`` for s). Most lines of running
+text open otherwise and are answered without a regex."""
+
+
 @functools.lru_cache(maxsize=NUMBERING_CACHE)
 def parse_numbering(text: str) -> Numbering | None:
     """The numbering at the start of ``text``, or ``None``.
@@ -81,8 +87,12 @@ def parse_numbering(text: str) -> Numbering | None:
     part, and a title that follows starts with a letter, a quote or a bracket.
     """
     text = text.strip()
-    if not text:
+    if not text or text[0] not in OPENERS:
         return None
+    return _parse(text)
+
+
+def _parse(text: str) -> Numbering | None:
     m = _KEYWORD.match(text)
     if m:
         kw = m.group("kw").lower()
