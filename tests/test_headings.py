@@ -116,6 +116,23 @@ def test_parse_numbering_schemes() -> None:
     assert strip_numbering("Part II") == "Part II"
 
 
+def test_numbering_opens_only_with_its_openers() -> None:
+    """``parse_numbering`` answers a text whose first character is not in ``OPENERS`` without its
+    regexes; every scheme (and each keyword in any case IGNORECASE matches) opens with one of them."""
+    from treebuild.structure.numbering import OPENERS, _parse
+
+    rests = ["art 1 Title", "tem 1 Title", "hapter 1 Title", "ppendix A Title", "nnex A Title", "rticle 1 Title",
+             "ection 1 Title", "ote 1 Title", "xhibit 1 Title", "chedule 1 Title", "1 Title", ". Title",
+             ".1 Title", ") Title", " 1 Title", "a) Title", "V. Title", " Title", "1.2 Title"]
+    chars = [chr(c) for c in range(0x3000)] + ["\u0130", "\u0131", "\u017f", "\u212a", "\ufb06"]
+    opens = {c for c in chars for r in rests if _parse(c + r) is not None}
+    assert opens <= OPENERS
+    assert {c for c in OPENERS if c.isalpha() and c.islower()} == {"a", "c", "e", "i", "n", "p", "s", "\u0131",
+                                                                   "\u017f"}
+    assert parse_numbering("\u017fection 2 Scope") == _parse("\u017fection 2 Scope") is not None
+    assert parse_numbering("  1.2 Scope") == _parse("1.2 Scope")
+
+
 def test_body_lines_of_a_plan_are_not_headings(tmp_path: Path) -> None:
     # a plan exhibit sets list items and wrapped sentences in bold or in a larger size than the
     # filing's body: they look prominent, but they read as running text

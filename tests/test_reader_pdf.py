@@ -13,6 +13,7 @@ from docgen import BODY_SIZE, PAGE_HEIGHT, Text, dest_y, page_text, rewrite_dest
 
 from treebuild import build
 from treebuild.errors import ReadError, UnsupportedFormat
+from treebuild.model import SourceDoc
 from treebuild.readers import read
 
 DATA = Path(__file__).parent / "data"
@@ -241,3 +242,36 @@ def test_reading_pages_retains_no_python_memory(tmp_path: Path) -> None:
     tracemalloc.stop()
     retained = sum(stat.size_diff for stat in after.compare_to(before, "filename"))
     assert retained < 100_000, f"{retained} bytes retained after reading 120 pages"
+
+
+def test_layout_from_the_kept_text_page_equals_a_fresh_pass(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Reading keeps each page's MuPDF text page for the layout pass (one interpretation per page);
+    the lines, blocks and text are the same as from text pages built afresh, within the character
+    budget or past it, and after the document released what it kept."""
+    import treebuild.readers.pdf as pdf_reader
+
+    pages: list[list[Text | str]] = [
+        [Text("Chapter heading", 130, 18, bold=True), "body one", "body two"],
+        ["Second page line", Text("Bold run-in", 200, BODY_SIZE, bold=True), "tail"],
+        ["only line"],
+    ]
+    path = write_pdf(tmp_path / "doc.pdf", pages)
+
+    def layout(doc_: SourceDoc) -> list[object]:
+        # block positions first (the word pass, as outline placement asks), then the lines
+        return [(doc_.units[i].blocks, doc_.lines(i)) for i in range(len(doc_.units))]
+
+    kept = read(path)
+    monkeypatch.setattr(pdf_reader, "KEEP_CHARS", 0)  # nothing kept: every pass interprets the page again
+    fresh = read(path)
+    monkeypatch.setattr(pdf_reader, "KEEP_CHARS", len(page_text(pages[0])))  # only the first page fits
+    partly = read(path)
+    released = read(path)
+    released.release()
+    with pymupdf.open(path) as raw:
+        expected = [p.get_text("text", flags=pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP)
+                    for p in raw]
+    for doc in (kept, fresh, partly, released):
+        assert [u.text for u in doc.units] == expected
+    assert layout(kept) == layout(fresh) == layout(partly) == layout(released)
+    assert any(line.bold and line.text == "Chapter heading" for line in kept.lines(0))

@@ -188,6 +188,7 @@ class SourceDoc:
     page_count: int | None = None
     warnings: list[str] = field(default_factory=list)  # reader findings the build reports, e.g. no text layer
     _lines: Any = field(default=None, repr=False)  # callable(int) -> list[Line]
+    _release: Any = field(default=None, repr=False)  # callable() dropping what the reader keeps for ``lines``
 
     def __repr__(self) -> str:  # short: the units hold the whole document's text
         return (f"SourceDoc(path={self.path!r}, format={self.format!r}, units={len(self.units)}, "
@@ -199,6 +200,12 @@ class SourceDoc:
             return []
         result: list[Line] = self._lines(unit)
         return result
+
+    def release(self) -> None:
+        """Drop what the reader keeps to make later ``lines`` calls cheaper (a PDF's text pages);
+        a later call computes it again. The pipeline calls it when a build is done."""
+        if self._release is not None:
+            self._release()
 
     @property
     def paged(self) -> bool:

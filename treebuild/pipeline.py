@@ -83,10 +83,13 @@ def build_doc(doc: SourceDoc, settings: BuildSettings | None = None, *,
     settings, model_config = resolve_settings(settings, model_config)
     ctx = BuildContext(doc=doc, settings=settings, model_config=model_config, cache=cache)
     ctx.timings["read"] = read_seconds
-    for name, stage in STAGES:
-        t0 = time.perf_counter()
-        stage(ctx)
-        ctx.timings[name] = time.perf_counter() - t0
+    try:
+        for name, stage in STAGES:
+            t0 = time.perf_counter()
+            stage(ctx)
+            ctx.timings[name] = time.perf_counter() - t0
+    finally:
+        doc.release()  # the reader's text pages: the tree may outlive the build
     assert ctx.tree is not None
     tree = ctx.tree
     tree.stats = _stats(ctx)

@@ -2,12 +2,15 @@
 
 Page text comes from ``get_text("text")``; typographic lines (font size, weight) and text-block
 geometry (to map an outline destination's y to a character offset) come from one layout pass per
-page, computed only for the pages a later stage asks about.
+page, computed only for the pages a later stage asks about. The layout pass reuses the MuPDF text
+page that reading built for the page's text (kept up to :data:`KEEP_CHARS`), so a page's content
+is interpreted once.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import re
 import statistics
@@ -27,6 +30,11 @@ __all__ = ["PdfReader"]
 
 _BOLD_FLAG = 16
 _TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP
+KEEP_CHARS = 2_000_000
+"""Text pages kept from reading for the layout pass, in characters of page text. Building a text page
+(interpreting the page) is about half the cost of a layout pass; kept, it costs about 75 bytes a
+character, so at most about 150 MiB (a 600-1,000-page manual). Pages past it are interpreted again
+when asked; :meth:`SourceDoc.release` drops the rest once the build is done."""
 
 
 class PdfReader:
@@ -62,21 +70,24 @@ class PdfReader:
         units: list[Unit] = []
         layouts: dict[int, tuple[list[Line], list[tuple[float, float, int]]]] = {}
         geometry: dict[int, list[tuple[float, float, int]]] = {}
+        kept: dict[int, tuple[pymupdf.Page, pymupdf.TextPage]] = {}  # pages read, until their layout pass
 
         def lines(index: int) -> list[Line]:
             if index not in layouts:
-                layouts[index] = _page_layout(doc.load_page(index), units[index].text)
+                page, tp = kept.pop(index, None) or (doc.load_page(index), None)
+                layouts[index] = _page_layout(page, units[index].text, tp)
             return layouts[index][0]
 
         def blocks(index: int) -> list[tuple[float, float, int]]:
             if index in layouts:  # the full layout pass already ran for this page
                 return layouts[index][1]
             if index not in geometry:  # the cheaper word pass is enough for block positions
-                geometry[index] = _page_blocks(doc.load_page(index), units[index].text)
+                page, tp = kept.get(index) or (doc.load_page(index), None)
+                geometry[index] = _page_blocks(page, units[index].text, tp)
             return geometry[index]
 
         try:
-            units.extend(_page_units(doc, blocks))
+            units.extend(_page_units(doc, blocks, kept))
             outline = _outline(doc, units)
         except Exception as exc:
             raise ReadError(f"cannot extract text: {exc}", path=str(path)) from exc
@@ -86,7 +97,7 @@ class PdfReader:
         return SourceDoc(
             path=str(path), format=Format.pdf, units=units, sha256=sha, size=size, title=title,
             metadata=meta, outline=outline, page_count=len(units), warnings=_text_layer_warnings(path, units),
-            _lines=lines,
+            _lines=lines, _release=kept.clear,
         )
 
 
@@ -111,16 +122,26 @@ def _has_eof_marker(path: Path) -> bool:
         return b"%%EOF" in fh.read()
 
 
-def _page_units(doc: pymupdf.Document, blocks: Callable[[int], list[tuple[float, float, int]]]) -> list[Unit]:
+def _page_units(doc: pymupdf.Document, blocks: Callable[[int], list[tuple[float, float, int]]],
+                kept: dict[int, tuple[pymupdf.Page, pymupdf.TextPage]]) -> list[Unit]:
+    """One unit per page; each page with its text page goes into ``kept`` while :data:`KEEP_CHARS` lasts.
+    (``tp.extractText()`` is what ``page.get_text("text")`` returns: the same call on the same text page.)"""
     labels: list[str] | None = None
     pages = [doc.load_page(i) for i in range(doc.page_count)]
     if doc.get_page_labels():
         labels = [page.get_label() for page in pages]
-    return [
-        Unit(index=i, kind=UnitKind.page, text=page.get_text("text", flags=_TEXT_FLAGS), page=i + 1,
-             label=(labels[i] or None) if labels else None, height=float(page.rect.height), block_source=blocks)
-        for i, page in enumerate(pages)
-    ]
+    units: list[Unit] = []
+    budget = KEEP_CHARS
+    for i, page in enumerate(pages):
+        tp = page.get_textpage(flags=_TEXT_FLAGS)
+        text = tp.extractText()
+        if len(text) <= budget:
+            kept[i] = (page, tp)
+            budget -= len(text)
+        units.append(Unit(index=i, kind=UnitKind.page, text=text, page=i + 1,
+                          label=(labels[i] or None) if labels else None, height=float(page.rect.height),
+                          block_source=blocks))
+    return units
 
 
 def _outline(doc: pymupdf.Document, units: list[Unit]) -> list[OutlineEntry]:
@@ -164,11 +185,13 @@ def _dest_y(doc: pymupdf.Document, dest: dict[str, Any], index: int, units: list
     return y
 
 
-def _page_blocks(page: pymupdf.Page, text: str) -> list[tuple[float, float, int]]:
+def _page_blocks(page: pymupdf.Page, text: str, tp: pymupdf.TextPage | None = None) -> list[tuple[float, float, int]]:
     """Text blocks as (y0, y1, char offset) from the word list: about 1.5x faster than the full
-    layout pass, which pages that only need an outline destination placed can skip."""
+    layout pass, which pages that only need an outline destination placed can skip. ``tp`` is the
+    page's text page when reading kept it."""
     by_block: dict[int, dict[int, list[tuple[float, float, str]]]] = {}
-    for _x0, y0, _x1, y1, word, bno, lno, _wno in page.get_text("words", flags=_TEXT_FLAGS):
+    words = tp.extractWORDS() if tp is not None else page.get_text("words", flags=_TEXT_FLAGS)
+    for _x0, y0, _x1, y1, word, bno, lno, _wno in words:
         by_block.setdefault(bno, {}).setdefault(lno, []).append((y0, y1, word))
     out: list[tuple[float, float, int]] = []
     cursor = 0
@@ -190,8 +213,10 @@ def _page_blocks(page: pymupdf.Page, text: str) -> list[tuple[float, float, int]
     return out
 
 
-def _page_layout(page: pymupdf.Page, text: str) -> tuple[list[Line], list[tuple[float, float, int]]]:
-    """Typographic lines (size, weight, position) and text blocks of a page, from one layout pass.
+def _page_layout(page: pymupdf.Page, text: str,
+                 tp: pymupdf.TextPage | None = None) -> tuple[list[Line], list[tuple[float, float, int]]]:
+    """Typographic lines (size, weight, position) and text blocks of a page, from one layout pass
+    (over ``tp``, the page's text page, when reading kept it).
 
     ``char`` offsets point into the unit text (``get_text("text")``, which is the blocks' texts in
     order). PyMuPDF's ``get_text("blocks")`` would give the blocks directly, but it leaks about
@@ -201,29 +226,42 @@ def _page_layout(page: pymupdf.Page, text: str) -> tuple[list[Line], list[tuple[
     blocks: list[tuple[float, float, int]] = []
     spaced: list[int] = []  # indexes in ``out`` of lines that may be letter-spaced
     cursor = 0
-    data = page.get_text("dict", flags=_TEXT_FLAGS)
+    data = tp.extractDICT() if tp is not None else page.get_text("dict", flags=_TEXT_FLAGS)
     for bno, block in enumerate(data["blocks"]):
         if block.get("type") != 0:
             continue
         block_start: int | None = None
         for line in block["lines"]:
-            line_text = "".join(s["text"] for s in line["spans"])
-            spans = [s for s in line["spans"] if s["text"].strip()]
-            if not spans:
-                continue
-            main = max(spans, key=lambda s: len(s["text"].strip()))
-            bold = all((s["flags"] & _BOLD_FLAG) or "bold" in s["font"].lower()
-                       or "black" in s["font"].lower() for s in spans)
+            spans = line["spans"]
+            if len(spans) == 1:  # most lines: one span, no joining or choosing
+                main = spans[0]
+                line_text = main["text"]
+                stripped = line_text.strip()
+                if not stripped:
+                    continue
+                bold = bool(main["flags"] & _BOLD_FLAG) or _bold_font(main["font"])
+            else:
+                line_text = "".join(s["text"] for s in spans)
+                main, longest, bold = None, 0, True  # the first longest non-blank span; all of them bold?
+                for s in spans:
+                    n = len(s["text"].strip())
+                    if n:
+                        if n > longest:
+                            main, longest = s, n
+                        bold = bold and bool(s["flags"] & _BOLD_FLAG or _bold_font(s["font"]))
+                if main is None:
+                    continue
+                stripped = line_text.strip()
             found = text.find(line_text, cursor)
             if found < 0:
-                found = text.find(line_text.strip(), cursor)
+                found = text.find(stripped, cursor)
             char = found if found >= 0 else cursor
             if found >= 0:
-                cursor = found + len(line_text.strip())
+                cursor = found + len(stripped)
             if block_start is None:
                 block_start = char
             x0, y0, x1, y1 = line["bbox"]
-            out.append(Line(text=line_text.strip(), size=round(float(main["size"]), 2), bold=bool(bold),
+            out.append(Line(text=stripped, size=round(float(main["size"]), 2), bold=bool(bold),
                             x0=x0, y0=y0, x1=x1, y1=y1, char=char, block=bno, font=main["font"]))
             if _maybe_spaced(out[-1]):
                 spaced.append(len(out) - 1)
@@ -235,6 +273,17 @@ def _page_layout(page: pymupdf.Page, text: str) -> tuple[list[Line], list[tuple[
     if spaced:
         _repair_spacing(page, out, spaced)
     return out, blocks
+
+
+FONT_CACHE = 1024
+"""Font names whose weight is remembered (a document uses tens; subset prefixes differ per file)."""
+
+
+@functools.lru_cache(maxsize=FONT_CACHE)
+def _bold_font(font: str) -> bool:
+    """A bold face by its name (``...-Bold``, ``...Black``); fonts repeat, so the answer is kept."""
+    name = font.lower()
+    return "bold" in name or "black" in name
 
 
 _SHORT_WORDS = frozenset("a i of in to on at by or an as is it we us be do no so up if vs ii iv vi ix xi "
@@ -260,14 +309,13 @@ def _maybe_spaced(line: Line) -> bool:
     ``Box B`` or ``Data Center and AI``), in fewer than half of the tokens. Body lines are left
     alone: the look costs a glyph pass over the line."""
     text = line.text
-    if len(text) > SPACED_MAX_CHARS or not _WORDS_ONLY.match(text):
+    if len(text) > SPACED_MAX_CHARS or not (line.bold or line.size > PROMINENT_SIZE or text.isupper()) \
+            or not _WORDS_ONLY.match(text):
         return False
     tokens = text.split()
     pieces = sum(1 for prev, tok in zip(tokens, tokens[1:], strict=False)
                  if len(tok) <= 2 and tok.casefold() not in _SHORT_WORDS and prev[-1].isupper() == tok[0].isupper())
-    if not pieces or 2 * pieces > len(tokens):
-        return False
-    return line.bold or line.size > PROMINENT_SIZE or text.isupper()
+    return bool(pieces) and 2 * pieces <= len(tokens)
 
 
 def _repair_spacing(page: pymupdf.Page, out: list[Line], spaced: list[int]) -> None:

@@ -17,6 +17,7 @@ those lines, so the stage keeps the reader's pace.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
@@ -133,11 +134,17 @@ class HeadingScan:
         return [h for h in self.headings if not h.minor]
 
 
+FONT_CACHE = 1024
+"""Font names remembered by the style tests (a document uses tens; subset prefixes differ per file)."""
+
+
+@functools.lru_cache(maxsize=FONT_CACHE)
 def _is_mono(font: str) -> bool:
     f = font.casefold()
     return any(m in f for m in _MONO)
 
 
+@functools.lru_cache(maxsize=FONT_CACHE)
 def _is_italic(font: str) -> bool:
     f = font.casefold()
     return any(m in f for m in _ITALIC)
@@ -221,8 +228,14 @@ def _same_style(a: _Row, b: _Row) -> bool:
 
 
 def _caps(text: str) -> bool:
-    letters = [c for c in text if c.isalpha()]
-    return len(letters) >= 2 and all(c.isupper() for c in letters)
+    """At least two letters, all of them capitals (stops at the first small letter)."""
+    letters = 0
+    for c in text:
+        if c.isalpha():
+            if not c.isupper():
+                return False
+            letters += 1
+    return letters >= 2
 
 
 def _beside(run: list[_Row], lines: list[Line], skip: set[int]) -> bool:

@@ -8,6 +8,7 @@ detection and outline re-levelling read depth from here.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from dataclasses import dataclass
@@ -68,6 +69,17 @@ def strip_dates(text: str) -> str:
     return " ".join(_DATE.sub(" ", text).split())
 
 
+NUMBERING_CACHE = 4096
+"""Texts whose numbering is remembered: furniture, headings and filings ask for the same lines."""
+
+
+OPENERS = frozenset("(0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZaceinps§\u0130\u0131\u017f")
+"""The characters a numbering can open with: a digit, a capital, ``§``, ``(``, or the first letter of a
+keyword in any case ``re.IGNORECASE`` matches (``İ``, ``ı`` for i, ``ſ`` for s). Most lines of running
+text open otherwise and are answered without a regex."""
+
+
+@functools.lru_cache(maxsize=NUMBERING_CACHE)
 def parse_numbering(text: str) -> Numbering | None:
     """The numbering at the start of ``text``, or ``None``.
 
@@ -75,8 +87,12 @@ def parse_numbering(text: str) -> Numbering | None:
     part, and a title that follows starts with a letter, a quote or a bracket.
     """
     text = text.strip()
-    if not text:
+    if not text or text[0] not in OPENERS:
         return None
+    return _parse(text)
+
+
+def _parse(text: str) -> Numbering | None:
     m = _KEYWORD.match(text)
     if m:
         kw = m.group("kw").lower()

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 __all__ = ["ROMAN_UPPER", "roman_value", "is_page_number", "FOLIO", "PAGE_TOKEN", "ARABIC", "ROMAN_LOWER", "PREFIXED",
-           "LEADER", "LEADER_TAIL", "CONTENTS_WORD"]
+           "ROMAN_LETTERS", "LEADER_CHARS", "LEADER", "LEADER_RUN", "LEADER_TAIL", "CONTENTS_WORD"]
 
 ROMAN_UPPER = r"(?=[IVXLC])M{0,3}(?:C[MD]|D?C{0,3})(?:X[CL]|L?X{0,3})(?:I[XV]|V?I{0,3})"
 """A well-formed upper-case Roman numeral, as a regex fragment (``Part IV``, ``II.``)."""
@@ -41,8 +41,10 @@ def _to_roman(n: int) -> str:
 
 ARABIC = r"\d{1,4}"
 ROMAN_LOWER = r"[ivxlc]{1,7}"
+ROMAN_LETTERS = "ivxlcIVXLC"
+"""The letters of the Roman numerals pages and list items are numbered with (either case)."""
 PREFIXED = r"[A-Z]{1,3}-\s?\d{1,4}|\d{1,3}-\d{1,4}"
-PAGE_TOKEN = rf"(?:{PREFIXED}|{ARABIC}|[ivxlcIVXLC]{{1,7}})"
+PAGE_TOKEN = rf"(?:{PREFIXED}|{ARABIC}|[{ROMAN_LETTERS}]{{1,7}})"
 """A printed page reference in a TOC row: ``12``, ``iv``, ``F-3``, ``A-1``, ``2-15``."""
 
 FOLIO = re.compile(
@@ -62,7 +64,11 @@ def is_page_number(text: str) -> bool:
 CONTENTS_WORD = re.compile(r"\b(?:contents|index|table des mati[eè]res|inhalt)\b", re.IGNORECASE)
 """A word that titles a listing of sections (``Table of Contents``, ``Index to Financial Statements``)."""
 
-LEADER = r"(?:[.·•…_]\s*){2,}"
+LEADER_CHARS = ".·•…‥_"
+"""The characters a dot leader is made of (``....``, ``· · ·``, ``‥‥``, ``___``)."""
+LEADER = rf"(?:[{LEADER_CHARS}]\s*){{2,}}"
 """A run of leader characters between a TOC title and its page (``....``, ``· · ·``, ``___``)."""
+LEADER_RUN = re.compile(rf"[{LEADER_CHARS}](?:[ \t]*[{LEADER_CHARS}]){{3,}}")
+"""Four or more leader characters, spaces or tabs between (no nested optional spaces: linear time)."""
 LEADER_TAIL = re.compile(r"(?:\.\s{0,3}){4,}\s*\S{0,8}$|\s\.{2,}\s*[0-9ivxlc]{1,5}$|…\s*\S{1,6}$")
 """A line that ends in dot leaders and a page (a TOC row, never a heading)."""

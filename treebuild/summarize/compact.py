@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import re
 
+from ..structure.patterns import LEADER_CHARS, LEADER_RUN, ROMAN_LETTERS
+
 __all__ = ["compact_text", "CONTENTS_KEEP", "WRAP_SHARE"]
 
 CONTENTS_KEEP = 12
@@ -32,11 +34,12 @@ WRAP_SHARE = 0.7
 WRAP_MIN_CHARS = 40
 """Shorter lines are never joined as wrapped prose (table cells, headings, list entries)."""
 
-_LEADER = re.compile(r"[.·•…‥_](?:[ \t]*[.·•…‥_]){3,}")  # unambiguous (no nested optional spaces): linear time
-_ENTRY = re.compile(r"[ \t]*[.·•…‥](?:[ \t]*[.·•…‥]){3,}[ \t]*[\divxlcIVXLC]{1,6}[ \t]*$")  # leader, page
+_DOTS = LEADER_CHARS.replace("_", "")  # a contents entry's leader is dots; an underline run is a form's blank
+_LABEL_CHAR = rf"[\d{ROMAN_LETTERS}]"  # a printed page label or list number: figures or Roman numerals
+_ENTRY = re.compile(rf"[ \t]*[{_DOTS}](?:[ \t]*[{_DOTS}]){{3,}}[ \t]*{_LABEL_CHAR}{{1,6}}[ \t]*$")  # leader, page
 _NO_LETTERS = re.compile(r"[\W\d_]{1,40}")
-_LIST_ITEM = re.compile(r"(?:[•●▪◦∙·*\-–—]|\(?[\divxlcIVXLC]{1,4}[.)]|\(?[a-zA-Z][.)])\s")
-_PAGE_LABEL = re.compile(r"[\divxlcIVXLC]{1,5}")
+_LIST_ITEM = re.compile(rf"(?:[•●▪◦∙·*\-–—]|\(?{_LABEL_CHAR}{{1,4}}[.)]|\(?[a-zA-Z][.)])\s")
+_PAGE_LABEL = re.compile(rf"{_LABEL_CHAR}{{1,5}}")
 _NUMBERING = re.compile(
     r"(?:(?:chapter|part|section|appendix|annex|item)\s+)?(?:[A-Z]|\d+)((?:\.\d+)*)\.?(?:\s|$)", re.IGNORECASE)
 
@@ -46,7 +49,7 @@ def compact_text(text: str) -> str:
     lines: list[tuple[str, bool]] = []  # (line, is a contents entry)
     for raw in text.splitlines():
         leader = _ENTRY.search(raw)
-        line = " ".join(_LEADER.sub(" ", raw[: leader.start()] if leader else raw).split())
+        line = " ".join(LEADER_RUN.sub(" ", raw[: leader.start()] if leader else raw).split())
         if line:
             lines.append((line, leader is not None))
     if not lines:

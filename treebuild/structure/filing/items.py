@@ -27,6 +27,8 @@ _PART = re.compile(r"^part\s+(?P<num>iv|iii|ii|i|[1-4])\b\.?(?:\s*[-\u2013\u2014
                    re.IGNORECASE)
 _ITEM = re.compile(r"^item\s+(?P<num>[0-9]{1,2}[a-c]?(?:\([a-z0-9]\))?)(?:\s*[.:\-\u2013\u2014]\s*|\s+|$)(?P<rest>.*)$",
                    re.IGNORECASE)
+_INITIALS = frozenset("pPiI\u0130\u0131")
+"""First letters a ``Part``/``Item`` line can have under ``re.IGNORECASE`` (dotted and dotless i too)."""
 _COVER = re.compile(r"\bform\s+(?:10-k|10-q|20-f|40-f|8-k|10-kt|10-qt)\b", re.IGNORECASE)
 _COMMISSION = re.compile(r"securities\s+and\s+exchange\s+commission", re.IGNORECASE)
 COVER_PARTS = re.compile(r"^documents\s+incorporated\s+by\s+reference\.?$", re.IGNORECASE)
@@ -112,11 +114,13 @@ def sec_headings(doc: SourceDoc, pages: range | None = None, *, skip_pages: set[
         for j, line in enumerate(lines):
             if (u, j) in skip_lines:
                 continue
-            text = " ".join(line.text.split())
             starts = prev is None or prev.block != line.block or line.y0 - prev.y1 > 0.45 * line.size \
                 or (abs(line.y0 - prev.y0) < 0.5 * line.size and prev.x1 < line.x0)
             prev = line
-            if not starts or len(text) > 160:
+            if not starts or line.text[:1] not in _INITIALS:
+                continue
+            text = " ".join(line.text.split())
+            if len(text) > 160:
                 continue
             m = _PART.match(text)
             kind = "part"
