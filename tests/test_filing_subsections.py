@@ -228,3 +228,32 @@ def test_the_cover_pages_own_parts_on_the_next_page_are_not_sections(tmp_path: P
     _item(w, "Item 2. Properties", [])
     roots, _ = build_nodes(read(w.save(tmp_path / "tenk.pdf")), DETECT)
     assert [r.title for r in roots if r.origin != "preface"] == ["PART I"]
+
+
+def _titles(roots: list[Node]) -> list[str]:
+    return [n.title for r in roots for n in r.walk()]
+
+
+def test_an_auditors_report_salutation_is_not_a_section(tmp_path: Path) -> None:
+    """The auditor's report opens with its salutation (``To the Stockholders and the Board of
+    Directors of ...``) set larger than the body, then the parts the auditing standard prescribes
+    (``Opinion on the Financial Statements``, ``Basis for Opinion``): the report's text, not
+    sections (the salutation used to come out as the report's child, the parts in its place)."""
+    w = Writer(header="Example Corp 2022 Form 10-K")
+    _cover(w)
+    for title in ("Management's Discussion and Analysis", "Risk Factors",
+                  "Report of Independent Registered Public Accounting Firm", "Consolidated Balance Sheets",
+                  "Consolidated Statements of Income"):
+        w.heading(title, size=18, bold=False)
+        if title.startswith("Report"):
+            w.heading("To the Stockholders and the Board of Directors of Example Corp", size=12, bold=False)
+            w.para()
+            for head in ("Opinion on the Financial Statements", "Basis for Opinion", "Critical Audit Matter"):
+                w.heading(head, size=10, bold=False)
+                w.paras(2)
+        w.fill_pages(3)
+    roots, _ = build_nodes(read(w.save(tmp_path / "tenk.pdf")), DETECT)
+    titles = _titles(roots)
+    assert "Report of Independent Registered Public Accounting Firm" in titles
+    assert not [t for t in titles if t.startswith("To the Stockholders")]
+    assert not {"Opinion on the Financial Statements", "Basis for Opinion", "Critical Audit Matter"} & set(titles)

@@ -16,7 +16,7 @@ from ...model import Line, SourceDoc
 from ..patterns import roman_value
 
 __all__ = ["SecHeading", "sec_headings", "is_filing", "cover_page", "item_order", "PART_LEVEL", "ITEM_LEVEL",
-           "END_TITLES", "COVER_PARTS"]
+           "END_TITLES", "COVER_PARTS", "auditor_report_line"]
 
 PART_LEVEL = 1
 ITEM_LEVEL = 2
@@ -31,6 +31,16 @@ _COVER = re.compile(r"\bform\s+(?:10-k|10-q|20-f|40-f|8-k|10-kt|10-qt)\b", re.IG
 _COMMISSION = re.compile(r"securities\s+and\s+exchange\s+commission", re.IGNORECASE)
 COVER_PARTS = re.compile(r"^documents\s+incorporated\s+by\s+reference\.?$", re.IGNORECASE)
 """A part of the form's cover page (it may run on to the next page), not a section of the filing."""
+_SALUTATION = re.compile(r"^to\s+the\s+(?:board\s+of\s+directors|(?:stock|share|unit)holders|members|partners|"
+                        r"trustees|audit\s+committee)\b", re.IGNORECASE)
+"""The addressee line that opens an auditor's report ("To the Stockholders and the Board of Directors
+of ..."): the report's first line, however it is set, not a section."""
+_AUDIT_REPORT_PARTS = re.compile(
+    r"^(?:opinions?\s+on\s+(?:the\s+)?(?:consolidated\s+)?financial\s+statements|opinions?\s+on\s+(?:the\s+)?"
+    r"(?:company\W{0,3}s\s+)?internal\s+control|basis\s+for\s+(?:the\s+)?opinions?|critical\s+audit\s+matters?|"
+    r"definition\s+and\s+limitations\s+of\s+internal\s+control)\b", re.IGNORECASE)
+"""The parts the auditing standard (PCAOB AS 3101) prescribes for every auditor's report: the
+report's fixed paragraphs, not sections of the filing (no filer's outline lists them)."""
 _NOT_TITLE = re.compile(r"^(?:of|and|or|in|to|the|for|as|which|above|below|herein|hereof|this)\b", re.IGNORECASE)
 
 
@@ -73,6 +83,11 @@ def is_filing(doc: SourceDoc) -> bool:
     """An SEC periodic report: its cover names the Commission and the form."""
     head = "\n".join(u.text for u in doc.units[:2])
     return bool(_COVER.search(head) and _COMMISSION.search(head))
+
+
+def auditor_report_line(title: str) -> bool:
+    """An auditor's report's addressee line or one of its prescribed parts: the report's text."""
+    return bool(_SALUTATION.match(title) or _AUDIT_REPORT_PARTS.match(title))
 
 
 def _caps_word(text: str, word: str) -> bool:

@@ -10,7 +10,7 @@ from ..combine import nest
 from ..headings import Heading
 from ..layout import Layout
 from ..sources import Proposal
-from .items import COVER_PARTS, END_TITLES, SecHeading, cover_page, is_filing, sec_headings
+from .items import COVER_PARTS, END_TITLES, SecHeading, auditor_report_line, cover_page, is_filing, sec_headings
 from .subsections import always_read, back_pages, ranked_by_look
 from .tail import restructure_filing
 
@@ -39,11 +39,13 @@ class FilingProposal(Proposal):
     def own_headings(self, headings: list[Heading]) -> list[Heading]:
         """Headings left to nest: nothing on or before the form's cover page (it names the form,
         the registrant and the Commission) nor the cover's own parts where it runs on to the next
-        page (``DOCUMENTS INCORPORATED BY REFERENCE`` before Part I), not a Part/Item line."""
+        page (``DOCUMENTS INCORPORATED BY REFERENCE`` before Part I), not a Part/Item line, not an
+        auditor's report's addressee line (``To the Stockholders and the Board of Directors of ...``)
+        nor the report's prescribed parts (``Basis for Opinion``, ``Critical Audit Matters``)."""
         if not self.filing:
             return headings
         first = min(((h.unit, h.char) for h in self.sec), default=None)
-        headings = [h for h in headings if h.unit > self.cover
+        headings = [h for h in headings if h.unit > self.cover and not auditor_report_line(h.title)
                     and not (COVER_PARTS.match(h.title) and (first is None or (h.unit, h.char) < first))]
         if self.sec:
             sec_lines = {(h.unit, j) for h in self.sec for j in h.lines}
