@@ -257,3 +257,37 @@ def test_an_auditors_report_salutation_is_not_a_section(tmp_path: Path) -> None:
     assert "Report of Independent Registered Public Accounting Firm" in titles
     assert not [t for t in titles if t.startswith("To the Stockholders")]
     assert not {"Opinion on the Financial Statements", "Basis for Opinion", "Critical Audit Matter"} & set(titles)
+
+
+def test_a_toc_row_naming_a_part_and_its_item_is_two_entries(tmp_path: Path) -> None:
+    """The printed TOC lists the last Part and its only Item on one row (``PART IV - ITEM 15.
+    ...``) and the body prints them on two lines, the Item's under the Part's: the Part is a section
+    with the Item inside it, found on its own line (the row used to become one Part titled with the
+    Item, and the body's Item line was read as the Part's title)."""
+    from test_structure_classes import _contents_page
+
+    w = Writer(header="Example Corp 2022 Form 10-K")
+    _cover(w)
+    w.new_page()  # page 2 is the contents page, filled in below
+    rows: list[tuple[int, str, int]] = []
+    for part, items in (("PART I", ["ITEM 1. BUSINESS", "ITEM 1A. RISK FACTORS"]),
+                        ("PART II", ["ITEM 7. MANAGEMENT'S DISCUSSION AND ANALYSIS", "ITEM 8. FINANCIAL STATEMENTS"])):
+        rows.append((0, part, w.heading(part, size=10, bold=True, space=14)))
+        for item in items:
+            rows.append((1, item, w.heading(item, size=10, bold=True, space=14)))
+            w.fill_pages(2)
+    w.new_page()
+    assert w.page is not None
+    w.page.insert_text((72, 90), "PART IV\nITEM 15. EXHIBITS AND FINANCIAL STATEMENT SCHEDULES", fontsize=10,
+                       fontname="hebo")  # one text block, the Item's line right under the Part's
+    page = w.page_number
+    w.y = 120
+    w.fill_pages(2)
+    rows.append((0, "PART IV - ITEM 15. EXHIBITS AND FINANCIAL STATEMENT SCHEDULES", page))
+    _contents_page(w, 2, rows)
+    roots, result = build_nodes(read(w.save(tmp_path / "tenk.pdf")), DETECT)
+    assert "toc" in result.method
+    assert [r.title for r in roots if r.origin != "preface"][-1] == "PART IV"
+    part = next(r for r in roots if r.title == "PART IV")
+    assert [c.title for c in part.children] == ["ITEM 15. EXHIBITS AND FINANCIAL STATEMENT SCHEDULES"]
+    assert part.children[0].start > part.start  # the Item found on its own line, under the Part's

@@ -12,11 +12,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ...model import Line, SourceDoc
+from ...model import Line, Mark, SourceDoc
 from ..patterns import roman_value
 
 __all__ = ["SecHeading", "sec_headings", "is_filing", "cover_page", "item_order", "PART_LEVEL", "ITEM_LEVEL",
-           "END_TITLES", "COVER_PARTS", "auditor_report_line"]
+           "END_TITLES", "COVER_PARTS", "auditor_report_line", "split_part_items"]
 
 PART_LEVEL = 1
 ITEM_LEVEL = 2
@@ -104,7 +104,7 @@ def _title_after(lines: list[Line], j: int, rest: str) -> tuple[str, list[int]]:
         nxt = lines[k]
         beside = abs(nxt.y0 - line.y0) < 0.5 * line.size and nxt.x0 > line.x1 - 1
         below = nxt.block == line.block and 0 <= nxt.y0 - line.y1 < 1.2 * line.size and (nxt.bold or nxt.text.isupper())
-        if beside or below:
+        if (beside or below) and not (_PART.match(nxt.text.strip()) or _ITEM.match(nxt.text.strip())):
             used.append(k)
             return nxt.text.strip(), used
         if nxt.y0 > line.y1 + line.size:
@@ -129,7 +129,8 @@ def sec_headings(doc: SourceDoc, pages: range | None = None, *, skip_pages: set[
                 continue
             text = " ".join(line.text.split())
             starts = prev is None or prev.block != line.block or line.y0 - prev.y1 > 0.45 * line.size \
-                or (abs(line.y0 - prev.y0) < 0.5 * line.size and prev.x1 < line.x0)
+                or (abs(line.y0 - prev.y0) < 0.5 * line.size and prev.x1 < line.x0) \
+                or _PART.match(prev.text.strip()) is not None  # an Item set right under its Part
             prev = line
             if not starts or len(text) > 160:
                 continue
@@ -154,6 +155,28 @@ def sec_headings(doc: SourceDoc, pages: range | None = None, *, skip_pages: set[
             title = f"{head} {title_rest}".strip() if title_rest and not rest else text
             found.append(SecHeading(kind, label, " ".join(title.split()), u, line.char, tuple(used)))
     return _in_form_order(found)
+
+
+def split_part_items(skeleton: list[Mark]) -> list[Mark]:
+    """``skeleton`` with each entry that names a Part and its Item together (a printed TOC row or a
+    body line ``PART IV - ITEM 15. EXHIBITS ...``) read as the Part with the Item inside it: the
+    entry keeps the Part's title, and the Item is added at the same place unless the skeleton has
+    it already (found on its own line in the body)."""
+    out: list[Mark] = []
+    for i, mark in enumerate(skeleton):
+        m = _PART.match(" ".join(mark.title.split()))
+        item = _ITEM.match(m.group("rest")) if m is not None else None
+        if m is None or item is None:
+            out.append(mark)
+            continue
+        head = m.group(0)[: m.start("rest")].strip().rstrip("-\u2013\u2014:. ")
+        out.append(Mark(head, PART_LEVEL, mark.pos, mark.origin, mark.confidence))
+        label = item.group("num").casefold()
+        known = any((o := _ITEM.match(other.title.strip())) is not None and o.group("num").casefold() == label
+                    for other in skeleton[i + 1:i + 2])
+        if not known:
+            out.append(Mark(m.group("rest"), ITEM_LEVEL, mark.pos, mark.origin, mark.confidence))
+    return out
 
 
 def _in_form_order(found: list[SecHeading]) -> list[SecHeading]:

@@ -10,7 +10,16 @@ from ..combine import nest
 from ..headings import Heading
 from ..layout import Layout
 from ..sources import Proposal
-from .items import COVER_PARTS, END_TITLES, SecHeading, auditor_report_line, cover_page, is_filing, sec_headings
+from .items import (
+    COVER_PARTS,
+    END_TITLES,
+    SecHeading,
+    auditor_report_line,
+    cover_page,
+    is_filing,
+    sec_headings,
+    split_part_items,
+)
 from .subsections import always_read, back_pages, ranked_by_look
 from .tail import restructure_filing
 
@@ -55,7 +64,9 @@ class FilingProposal(Proposal):
     def nest(self, skeleton: list[Mark], headings: list[Heading], min_pages: int) -> list[Mark]:
         """The skeleton with the filing's sub-sections nested under it: in each section its most
         prominent heading look and its numbered heads (``subsections``), sections of ``min_pages`` or
-        fewer read whole except MD&A; an annual report's back pages after the Signatures top level."""
+        fewer read whole except MD&A; an annual report's back pages after the Signatures top level. An
+        entry naming a Part and its Item together is the Part with the Item inside it."""
+        skeleton = split_part_items(skeleton)
         start = min((m.pos for m in skeleton), default=None)
         marks = nest(skeleton, ranked_by_look(headings, start), min_pages=min_pages, top_rank_only=True,
                      closing=self.closing, peers=not self.sec, always=always_read)
