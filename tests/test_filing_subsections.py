@@ -291,3 +291,36 @@ def test_a_toc_row_naming_a_part_and_its_item_is_two_entries(tmp_path: Path) -> 
     part = next(r for r in roots if r.title == "PART IV")
     assert [c.title for c in part.children] == ["ITEM 15. EXHIBITS AND FINANCIAL STATEMENT SCHEDULES"]
     assert part.children[0].start > part.start  # the Item found on its own line, under the Part's
+
+
+def test_an_exhibits_title_ends_where_its_table_begins(tmp_path: Path) -> None:
+    """An exhibit's title is centred under its label in two lines, and the list under it opens with
+    a bold column header at the right (``Jurisdiction``), alone on its row: the header is the
+    table's, not the title's (it used to be read as the title's third line)."""
+    w = Writer(header="Example Corp 2022 Form 10-K")
+    _cover(w)
+    w.heading("PART I", size=10, bold=True, space=14)
+    _item(w, "Item 1. Business", [])
+    _item(w, "Item 1A. Risk Factors", [])
+    w.heading("PART IV", size=10, bold=True, space=14)
+    _item(w, "Item 15. Exhibits and Financial Statement Schedules", [])
+    _item(w, "Item 16. Form 10-K Summary", [])
+    w.new_page()
+    w.centred("Signatures", 10)
+    w.para()
+    w.new_page()
+    w.right("Exhibit 21.1", 9)
+    w.centred("Subsidiaries of", 9)
+    w.centred("Example Corp*", 9)
+    w.y += 14
+    w.line("Jurisdiction", 8, bold=True, x=470)
+    for name, place in (("Example Asia Limited", "Hong Kong"), ("Example Holdings LLC", "Delaware, U.S.")):
+        w.line(name)
+        w.y -= 12.5
+        w.line(place, x=470)
+    w.new_page()
+    w.right("Exhibit 31.1", 9)
+    w.centred("CERTIFICATION", 9)
+    w.para()
+    roots, _ = build_nodes(read(w.save(tmp_path / "tenk.pdf")), DETECT)
+    assert _children(roots, "Exhibits") == ["Exhibit 21.1 Subsidiaries of Example Corp*", "Exhibit 31.1 CERTIFICATION"]
