@@ -228,3 +228,99 @@ def test_the_cover_pages_own_parts_on_the_next_page_are_not_sections(tmp_path: P
     _item(w, "Item 2. Properties", [])
     roots, _ = build_nodes(read(w.save(tmp_path / "tenk.pdf")), DETECT)
     assert [r.title for r in roots if r.origin != "preface"] == ["PART I"]
+
+
+def _titles(roots: list[Node]) -> list[str]:
+    return [n.title for r in roots for n in r.walk()]
+
+
+def test_an_auditors_report_salutation_is_not_a_section(tmp_path: Path) -> None:
+    """The auditor's report opens with its salutation (``To the Stockholders and the Board of
+    Directors of ...``) set larger than the body, then the parts the auditing standard prescribes
+    (``Opinion on the Financial Statements``, ``Basis for Opinion``): the report's text, not
+    sections (the salutation used to come out as the report's child, the parts in its place)."""
+    w = Writer(header="Example Corp 2022 Form 10-K")
+    _cover(w)
+    for title in ("Management's Discussion and Analysis", "Risk Factors",
+                  "Report of Independent Registered Public Accounting Firm", "Consolidated Balance Sheets",
+                  "Consolidated Statements of Income"):
+        w.heading(title, size=18, bold=False)
+        if title.startswith("Report"):
+            w.heading("To the Stockholders and the Board of Directors of Example Corp", size=12, bold=False)
+            w.para()
+            for head in ("Opinion on the Financial Statements", "Basis for Opinion", "Critical Audit Matter"):
+                w.heading(head, size=10, bold=False)
+                w.paras(2)
+        w.fill_pages(3)
+    roots, _ = build_nodes(read(w.save(tmp_path / "tenk.pdf")), DETECT)
+    titles = _titles(roots)
+    assert "Report of Independent Registered Public Accounting Firm" in titles
+    assert not [t for t in titles if t.startswith("To the Stockholders")]
+    assert not {"Opinion on the Financial Statements", "Basis for Opinion", "Critical Audit Matter"} & set(titles)
+
+
+def test_a_toc_row_naming_a_part_and_its_item_is_two_entries(tmp_path: Path) -> None:
+    """The printed TOC lists the last Part and its only Item on one row (``PART IV - ITEM 15.
+    ...``) and the body prints them on two lines, the Item's under the Part's: the Part is a section
+    with the Item inside it, found on its own line (the row used to become one Part titled with the
+    Item, and the body's Item line was read as the Part's title)."""
+    from test_structure_classes import _contents_page
+
+    w = Writer(header="Example Corp 2022 Form 10-K")
+    _cover(w)
+    w.new_page()  # page 2 is the contents page, filled in below
+    rows: list[tuple[int, str, int]] = []
+    for part, items in (("PART I", ["ITEM 1. BUSINESS", "ITEM 1A. RISK FACTORS"]),
+                        ("PART II", ["ITEM 7. MANAGEMENT'S DISCUSSION AND ANALYSIS", "ITEM 8. FINANCIAL STATEMENTS"])):
+        rows.append((0, part, w.heading(part, size=10, bold=True, space=14)))
+        for item in items:
+            rows.append((1, item, w.heading(item, size=10, bold=True, space=14)))
+            w.fill_pages(2)
+    w.new_page()
+    assert w.page is not None
+    w.page.insert_text((72, 90), "PART IV\nITEM 15. EXHIBITS AND FINANCIAL STATEMENT SCHEDULES", fontsize=10,
+                       fontname="hebo")  # one text block, the Item's line right under the Part's
+    page = w.page_number
+    w.y = 120
+    w.fill_pages(2)
+    rows.append((0, "PART IV - ITEM 15. EXHIBITS AND FINANCIAL STATEMENT SCHEDULES", page))
+    _contents_page(w, 2, rows)
+    roots, result = build_nodes(read(w.save(tmp_path / "tenk.pdf")), DETECT)
+    assert "toc" in result.method
+    assert [r.title for r in roots if r.origin != "preface"][-1] == "PART IV"
+    part = next(r for r in roots if r.title == "PART IV")
+    assert [c.title for c in part.children] == ["ITEM 15. EXHIBITS AND FINANCIAL STATEMENT SCHEDULES"]
+    assert part.children[0].start > part.start  # the Item found on its own line, under the Part's
+
+
+def test_an_exhibits_title_ends_where_its_table_begins(tmp_path: Path) -> None:
+    """An exhibit's title is centred under its label in two lines, and the list under it opens with
+    a bold column header at the right (``Jurisdiction``), alone on its row: the header is the
+    table's, not the title's (it used to be read as the title's third line)."""
+    w = Writer(header="Example Corp 2022 Form 10-K")
+    _cover(w)
+    w.heading("PART I", size=10, bold=True, space=14)
+    _item(w, "Item 1. Business", [])
+    _item(w, "Item 1A. Risk Factors", [])
+    w.heading("PART IV", size=10, bold=True, space=14)
+    _item(w, "Item 15. Exhibits and Financial Statement Schedules", [])
+    _item(w, "Item 16. Form 10-K Summary", [])
+    w.new_page()
+    w.centred("Signatures", 10)
+    w.para()
+    w.new_page()
+    w.right("Exhibit 21.1", 9)
+    w.centred("Subsidiaries of", 9)
+    w.centred("Example Corp*", 9)
+    w.y += 14
+    w.line("Jurisdiction", 8, bold=True, x=470)
+    for name, place in (("Example Asia Limited", "Hong Kong"), ("Example Holdings LLC", "Delaware, U.S.")):
+        w.line(name)
+        w.y -= 12.5
+        w.line(place, x=470)
+    w.new_page()
+    w.right("Exhibit 31.1", 9)
+    w.centred("CERTIFICATION", 9)
+    w.para()
+    roots, _ = build_nodes(read(w.save(tmp_path / "tenk.pdf")), DETECT)
+    assert _children(roots, "Exhibits") == ["Exhibit 21.1 Subsidiaries of Example Corp*", "Exhibit 31.1 CERTIFICATION"]

@@ -12,11 +12,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ...model import Line, SourceDoc
+from ...model import Line, Mark, SourceDoc
 from ..patterns import roman_value
 
 __all__ = ["SecHeading", "sec_headings", "is_filing", "cover_page", "item_order", "PART_LEVEL", "ITEM_LEVEL",
-           "END_TITLES", "COVER_PARTS"]
+           "END_TITLES", "COVER_PARTS", "auditor_report_line", "split_part_items"]
 
 PART_LEVEL = 1
 ITEM_LEVEL = 2
@@ -33,6 +33,16 @@ _COVER = re.compile(r"\bform\s+(?:10-k|10-q|20-f|40-f|8-k|10-kt|10-qt)\b", re.IG
 _COMMISSION = re.compile(r"securities\s+and\s+exchange\s+commission", re.IGNORECASE)
 COVER_PARTS = re.compile(r"^documents\s+incorporated\s+by\s+reference\.?$", re.IGNORECASE)
 """A part of the form's cover page (it may run on to the next page), not a section of the filing."""
+_SALUTATION = re.compile(r"^to\s+the\s+(?:board\s+of\s+directors|(?:stock|share|unit)holders|members|partners|"
+                        r"trustees|audit\s+committee)\b", re.IGNORECASE)
+"""The addressee line that opens an auditor's report ("To the Stockholders and the Board of Directors
+of ..."): the report's first line, however it is set, not a section."""
+_AUDIT_REPORT_PARTS = re.compile(
+    r"^(?:opinions?\s+on\s+(?:the\s+)?(?:consolidated\s+)?financial\s+statements|opinions?\s+on\s+(?:the\s+)?"
+    r"(?:company\W{0,3}s\s+)?internal\s+control|basis\s+for\s+(?:the\s+)?opinions?|critical\s+audit\s+matters?|"
+    r"definition\s+and\s+limitations\s+of\s+internal\s+control)\b", re.IGNORECASE)
+"""The parts the auditing standard (PCAOB AS 3101) prescribes for every auditor's report: the
+report's fixed paragraphs, not sections of the filing (no filer's outline lists them)."""
 _NOT_TITLE = re.compile(r"^(?:of|and|or|in|to|the|for|as|which|above|below|herein|hereof|this)\b", re.IGNORECASE)
 
 
@@ -77,6 +87,11 @@ def is_filing(doc: SourceDoc) -> bool:
     return bool(_COVER.search(head) and _COMMISSION.search(head))
 
 
+def auditor_report_line(title: str) -> bool:
+    """An auditor's report's addressee line or one of its prescribed parts: the report's text."""
+    return bool(_SALUTATION.match(title) or _AUDIT_REPORT_PARTS.match(title))
+
+
 def _caps_word(text: str, word: str) -> bool:
     return text[: len(word)] == word.upper()
 
@@ -91,7 +106,7 @@ def _title_after(lines: list[Line], j: int, rest: str) -> tuple[str, list[int]]:
         nxt = lines[k]
         beside = abs(nxt.y0 - line.y0) < 0.5 * line.size and nxt.x0 > line.x1 - 1
         below = nxt.block == line.block and 0 <= nxt.y0 - line.y1 < 1.2 * line.size and (nxt.bold or nxt.text.isupper())
-        if beside or below:
+        if (beside or below) and not (_PART.match(nxt.text.strip()) or _ITEM.match(nxt.text.strip())):
             used.append(k)
             return nxt.text.strip(), used
         if nxt.y0 > line.y1 + line.size:
@@ -115,7 +130,8 @@ def sec_headings(doc: SourceDoc, pages: range | None = None, *, skip_pages: set[
             if (u, j) in skip_lines:
                 continue
             starts = prev is None or prev.block != line.block or line.y0 - prev.y1 > 0.45 * line.size \
-                or (abs(line.y0 - prev.y0) < 0.5 * line.size and prev.x1 < line.x0)
+                or (abs(line.y0 - prev.y0) < 0.5 * line.size and prev.x1 < line.x0) \
+                or _PART.match(prev.text.strip()) is not None  # an Item set right under its Part
             prev = line
             if not starts or line.text[:1] not in _INITIALS:
                 continue
@@ -143,6 +159,28 @@ def sec_headings(doc: SourceDoc, pages: range | None = None, *, skip_pages: set[
             title = f"{head} {title_rest}".strip() if title_rest and not rest else text
             found.append(SecHeading(kind, label, " ".join(title.split()), u, line.char, tuple(used)))
     return _in_form_order(found)
+
+
+def split_part_items(skeleton: list[Mark]) -> list[Mark]:
+    """``skeleton`` with each entry that names a Part and its Item together (a printed TOC row or a
+    body line ``PART IV - ITEM 15. EXHIBITS ...``) read as the Part with the Item inside it: the
+    entry keeps the Part's title, and the Item is added at the same place unless the skeleton has
+    it already (found on its own line in the body)."""
+    out: list[Mark] = []
+    for i, mark in enumerate(skeleton):
+        m = _PART.match(" ".join(mark.title.split()))
+        item = _ITEM.match(m.group("rest")) if m is not None else None
+        if m is None or item is None:
+            out.append(mark)
+            continue
+        head = m.group(0)[: m.start("rest")].strip().rstrip("-\u2013\u2014:. ")
+        out.append(Mark(head, PART_LEVEL, mark.pos, mark.origin, mark.confidence))
+        label = item.group("num").casefold()
+        known = any((o := _ITEM.match(other.title.strip())) is not None and o.group("num").casefold() == label
+                    for other in skeleton[i + 1:i + 2])
+        if not known:
+            out.append(Mark(m.group("rest"), ITEM_LEVEL, mark.pos, mark.origin, mark.confidence))
+    return out
 
 
 def _in_form_order(found: list[SecHeading]) -> list[SecHeading]:

@@ -10,7 +10,16 @@ from ..combine import nest
 from ..headings import Heading
 from ..layout import Layout
 from ..sources import Proposal
-from .items import COVER_PARTS, END_TITLES, SecHeading, cover_page, is_filing, sec_headings
+from .items import (
+    COVER_PARTS,
+    END_TITLES,
+    SecHeading,
+    auditor_report_line,
+    cover_page,
+    is_filing,
+    sec_headings,
+    split_part_items,
+)
 from .subsections import always_read, back_pages, ranked_by_look
 from .tail import restructure_filing
 
@@ -39,11 +48,13 @@ class FilingProposal(Proposal):
     def own_headings(self, headings: list[Heading]) -> list[Heading]:
         """Headings left to nest: nothing on or before the form's cover page (it names the form,
         the registrant and the Commission) nor the cover's own parts where it runs on to the next
-        page (``DOCUMENTS INCORPORATED BY REFERENCE`` before Part I), not a Part/Item line."""
+        page (``DOCUMENTS INCORPORATED BY REFERENCE`` before Part I), not a Part/Item line, not an
+        auditor's report's addressee line (``To the Stockholders and the Board of Directors of ...``)
+        nor the report's prescribed parts (``Basis for Opinion``, ``Critical Audit Matters``)."""
         if not self.filing:
             return headings
         first = min(((h.unit, h.char) for h in self.sec), default=None)
-        headings = [h for h in headings if h.unit > self.cover
+        headings = [h for h in headings if h.unit > self.cover and not auditor_report_line(h.title)
                     and not (COVER_PARTS.match(h.title) and (first is None or (h.unit, h.char) < first))]
         if self.sec:
             sec_lines = {(h.unit, j) for h in self.sec for j in h.lines}
@@ -53,7 +64,9 @@ class FilingProposal(Proposal):
     def nest(self, skeleton: list[Mark], headings: list[Heading], min_pages: int) -> list[Mark]:
         """The skeleton with the filing's sub-sections nested under it: in each section its most
         prominent heading look and its numbered heads (``subsections``), sections of ``min_pages`` or
-        fewer read whole except MD&A; an annual report's back pages after the Signatures top level."""
+        fewer read whole except MD&A; an annual report's back pages after the Signatures top level. An
+        entry naming a Part and its Item together is the Part with the Item inside it."""
+        skeleton = split_part_items(skeleton)
         start = min((m.pos for m in skeleton), default=None)
         marks = nest(skeleton, ranked_by_look(headings, start), min_pages=min_pages, top_rank_only=True,
                      closing=self.closing, peers=not self.sec, always=always_read)

@@ -94,6 +94,12 @@ def _alone(line: Line, lines: Iterable[tuple[int, Line]]) -> bool:
     return True
 
 
+def _under(line: Line, above: Line) -> bool:
+    """``line`` continues the title line ``above``: it overlaps it across the page (a column header
+    at the right of a centred title does not)."""
+    return min(line.x1, above.x1) > max(line.x0, above.x0)
+
+
 def _height(doc: SourceDoc, unit: int) -> float:
     return doc.units[unit].height or 792.0
 
@@ -101,19 +107,22 @@ def _height(doc: SourceDoc, unit: int) -> float:
 def _exhibit_title(lines: list[tuple[int, Line]], k: int, label_line: Line, rest: str,
                    height: float) -> tuple[str, int]:
     """The exhibit's name: the rest of its label line, else up to three title lines under it
-    (bold or capitals, alone on their row; "(As Amended ...)" and body text end it)."""
+    (bold or capitals, alone on their row, each line after the first set under the one before it;
+    "(As Amended ...)", body text and a table's column header beside the title end it)."""
     end = label_line.char + len(label_line.text)
     if rest:
         return rest, end
     parts: list[str] = []
+    above: Line | None = None
     for _, ln in lines[k + 1:k + 4]:
         text = _norm(ln.text)
         if ln.y0 > height * 0.5 or len(text) > 160 or _QUALIFIER.match(text) or _EXHIBIT.match(text) \
-                or not _alone(ln, lines):
+                or not _alone(ln, lines) or (above is not None and not _under(ln, above)):
             break
         if not (ln.bold or _caps(text)) or text.endswith(":"):
             break
         parts.append(text)
+        above = ln
         end = ln.char + len(ln.text)
         if sum(len(p) for p in parts) > 150:
             break
