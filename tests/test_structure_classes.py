@@ -377,3 +377,35 @@ def test_a_sentence_set_in_bold_is_not_a_heading(tmp_path: Path) -> None:
             w.para(LOREM)
     roots, _ = build_nodes(read(w.save(tmp_path / "manual.pdf")), DETECT)
     assert [t for t, _ in _titles(roots)] == sections
+
+
+def _listing(w: Writer, lines: list[str], size: float = 9.0) -> None:
+    """A code listing set in Courier, smaller than the prose, one statement a line."""
+    assert w.page is not None
+    for text in lines:
+        if w.y + size > 700:
+            w.new_page()
+        assert w.page is not None
+        w.page.insert_text((90, w.y + size), text, fontsize=size, fontname="cour")
+        w.y += size * 1.25
+    w.y += 6
+
+
+def test_code_listings_do_not_set_the_body_size(tmp_path: Path) -> None:
+    """A documented-source manual: its listings (9 pt monospace) outweigh its prose (10 pt). The
+    short prose comments between listings (``Handle optional settings``) are running text in the
+    body type, not headings larger than the body (they used to outnumber the sections 3 to 1)."""
+    w = Writer(header=None)
+    sections = ["1 Usage", "2 Implementation", "3 Graphs"]
+    code = [r"\cs_new_protected:Npn \__stats_setup:nn #1 #2", r"  { \keys_set:nn { stats } { #1 } }",
+            r"\tl_new:N \l__stats_data_tl", r"\seq_new:N \l__stats_values_seq",
+            r"\fp_zero:N \l__stats_total_fp", r"\keyval_parse:NNV \__stats_count:n"] * 2
+    for s in sections:
+        w.heading(s, size=14)
+        w.para(LOREM)
+        for comment in ("Handle optional settings", "Get the data inline", "Loop again and output the table"):
+            w.line(comment)
+            w.y += 4
+            _listing(w, code)
+    roots, _ = build_nodes(read(w.save(tmp_path / "dtx.pdf")), DETECT)
+    assert _titles(roots) == [(s, 1) for s in sections]

@@ -161,11 +161,14 @@ class _Body:
 
 
 def _body(doc: SourceDoc, pages: range, skip: set[tuple[int, int]]) -> _Body:
-    """Body size (most common size by characters), weight, family and text margins."""
+    """Body size (most common size by characters), weight, family and text margins. Code listings
+    (monospace lines) do not count where there is enough prose: a manual whose 9 pt listings outweigh
+    its 10 pt prose would otherwise make every short prose line look larger than the body."""
     sizes: Counter[float] = Counter()
     fams: Counter[str] = Counter()
-    bold = 0
-    total = 0
+    prose: Counter[float] = Counter()
+    prose_fams: Counter[str] = Counter()
+    bold = prose_bold = 0
     lefts: Counter[int] = Counter()
     rights: Counter[int] = Counter()
     for u in pages:
@@ -173,16 +176,22 @@ def _body(doc: SourceDoc, pages: range, skip: set[tuple[int, int]]) -> _Body:
             if (u, j) in skip:
                 continue
             n = len(line.text)
-            sizes[round(line.size * 2) / 2] += n
+            size = round(line.size * 2) / 2
+            sizes[size] += n
             fams[line.font] += n
-            total += n
-            if line.bold:
-                bold += n
+            bold += n if line.bold else 0
+            if not _is_mono(line.font):
+                prose[size] += n
+                prose_fams[line.font] += n
+                prose_bold += n if line.bold else 0
             if n > 40:
                 lefts[int(line.x0)] += 1
                 rights[int(line.x1)] += 1
     if not sizes:
         return _Body(10.0, False, 72.0, 540.0, "")
+    total = sum(sizes.values())
+    if sum(prose.values()) >= H.body_prose_share * total:
+        sizes, fams, bold, total = prose, prose_fams, prose_bold, sum(prose.values())
     left = float(lefts.most_common(1)[0][0]) if lefts else 72.0
     right = float(rights.most_common(1)[0][0]) if rights else 540.0
     font = fams.most_common(1)[0][0]

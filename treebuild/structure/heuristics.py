@@ -73,6 +73,9 @@ class Heuristics:
     """A size this much above the body size is a heading size."""
     repeat_share: float = 0.03
     """An unnumbered title on this share of pages (and at least 5) is a form or table header."""
+    body_prose_share: float = 0.2
+    """The body size is read from the non-monospace text when it holds this share of the characters
+    (code listings set in a smaller type are not the body; an all-code document keeps its own)."""
 
     # printed TOC (toc.py, toc_place.py)
     min_placed_ratio: float = 0.3
