@@ -409,3 +409,23 @@ def test_code_listings_do_not_set_the_body_size(tmp_path: Path) -> None:
             _listing(w, code)
     roots, _ = build_nodes(read(w.save(tmp_path / "dtx.pdf")), DETECT)
     assert _titles(roots) == [(s, 1) for s in sections]
+
+
+def test_the_first_section_below_the_toc_on_its_page_is_found(tmp_path: Path) -> None:
+    """A manual prints its contents and starts section 1 below them on the same page. The TOC page
+    is not searched for headings, so ``1 Introduction`` used to be dropped and its text fell to the
+    front matter; it is looked for below the last TOC row."""
+    w = Writer(header=None)
+    sections = ["1 Introduction", "2 Usage", "3 Options", "4 Examples", "5 Styles", "6 Colours", "7 Fonts",
+                "8 Limitations", "9 Internals", "10 History"]
+    _contents_page(w, 1, [(0, t, k + 1) for k, t in enumerate(sections)])  # one page a section
+    w.y = 140 + 16 * len(sections) + 30
+    for k, title in enumerate(sections):
+        assert w.heading(title, size=14) == k + 1
+        w.paras(3)
+        w.new_page()
+    roots, result = build_nodes(read(w.save(tmp_path / "manual.pdf")), DETECT)
+    assert "toc" in result.method
+    assert [t for t, _ in _titles(roots) if t != "Contents"] == sections
+    intro = next(n for r in roots for n in r.walk() if n.title == "1 Introduction")
+    assert intro.start_page == 1

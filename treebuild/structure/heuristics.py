@@ -96,6 +96,9 @@ class Heuristics:
     """... nor more (a long document's TOC is near its front)."""
     toc_enough_entries: int = 8
     """A TOC run with this many entries ends the search (smaller runs: a short list of parts first)."""
+    toc_row_extra: int = 16
+    """Characters a TOC row's text line holds beyond its title (section and page numbers): where the TOC
+    ends on its last page is its last such line, not a sentence of the first section that names the entry."""
     toc_span_pages: int = 40
     """Pages searched forward for a TOC entry without a usable page reference."""
     toc_vote_samples: int = 12
