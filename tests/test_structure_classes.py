@@ -429,3 +429,22 @@ def test_the_first_section_below_the_toc_on_its_page_is_found(tmp_path: Path) ->
     assert [t for t, _ in _titles(roots) if t != "Contents"] == sections
     intro = next(n for r in roots for n in r.walk() if n.title == "1 Introduction")
     assert intro.start_page == 1
+
+
+def test_change_history_entries_are_not_sections(tmp_path: Path) -> None:
+    """A manual's change history sets every version in the heading style (``Changes between 6.12
+    and 6.13``, ``Version 4.0``): a run of headings that differ only in their version numbers is one
+    list, not dozens of sections (they used to be a third of a manual's tree); other headings in
+    that style stay."""
+    w = Writer(header=None)
+    sections = ["Introduction", "Usage", "Options", "Change history"]
+    for title in sections:
+        w.heading(title, size=16)
+        w.para(LOREM)
+        w.heading(f"Examples of {title.lower()}", size=12)
+        w.para(LOREM)
+    for k in range(9, 0, -1):
+        w.heading(f"Changes between versions 2.{k - 1} and 2.{k}" + (" (and 2.1a)" if k == 1 else ""), size=12)
+        w.para("New key for the arrows; the documentation was revised.")
+    roots, _ = build_nodes(read(w.save(tmp_path / "manual.pdf")), DETECT)
+    assert _titles(roots) == [x for t in sections for x in ((t, 1), (f"Examples of {t.lower()}", 2))]

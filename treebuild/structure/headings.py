@@ -21,6 +21,8 @@ import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
+from rapidfuzz import fuzz
+
 from ..model import Line, Mark, Origin, Pos, SourceDoc
 from .furniture import furniture
 from .heuristics import HEURISTICS as H
@@ -483,6 +485,7 @@ def scan_headings(doc: SourceDoc, pages: range | None = None, *, skip_pages: set
     found = _drop_running_titles(found)
     found = _drop_repeated(found, len(pages))
     _mark_minor(found, body, len(pages))
+    _mark_version_runs(found)
     _assign_levels(found)
     return HeadingScan(found, body.size, body.bold, tocs, furn)
 
@@ -544,6 +547,34 @@ def _mark_minor(found: list[Heading], body: _Body, pages: int) -> None:
         if not depths or len(depths) > 1 or min(depths) > min(len(x.numbering.parts) for x in numbered
                                                              if x.numbering is not None):
             h.minor = True
+
+
+_VERSION = re.compile(r"\d+(?:\.\d+)+[a-z]?|\d+")
+
+
+def _mark_version_runs(found: list[Heading]) -> None:
+    """A change history (``Changes between 6.12 and 6.13``, ``Version 4.0`` ... ``Version 4.17``):
+    a run of same-style unnumbered headings that read alike but for their version numbers are
+    entries of one list, not sections; they stay as minor headings (subdivision may cut at them)."""
+    major = [h for h in found if not h.minor]
+    start = 0
+    for k in range(1, len(major) + 1):
+        if k < len(major) and _version_like(major[start], major[k]):
+            continue
+        run = major[start:k]
+        if len(run) >= H.version_run:
+            for h in run:
+                h.minor = True
+        start = k
+
+
+def _version_like(first: Heading, h: Heading) -> bool:
+    if first.numbering is not None or h.numbering is not None or first.style != h.style:
+        return False
+    if not _VERSION.search(first.title) or not _VERSION.search(h.title):
+        return False
+    a, b = (_VERSION.sub("#", x.title.casefold()) for x in (first, h))
+    return fuzz.ratio(a, b) >= H.same_title * 100
 
 
 def _prefix_of(numbers: list[tuple[str, ...]], k: int) -> tuple[str, ...]:

@@ -73,6 +73,9 @@ class Heuristics:
     """A size this much above the body size is a heading size."""
     repeat_share: float = 0.03
     """An unnumbered title on this share of pages (and at least 5) is a form or table header."""
+    version_run: int = 6
+    """This many same-style headings in a row that differ only in their version numbers are a change
+    history's entries, not sections (a few such headings may be real sections: ``Version 2 API``)."""
     body_prose_share: float = 0.2
     """The body size is read from the non-monospace text when it holds this share of the characters
     (code listings set in a smaller type are not the body; an all-code document keeps its own)."""
