@@ -484,8 +484,8 @@ def scan_headings(doc: SourceDoc, pages: range | None = None, *, skip_pages: set
             found.append(h)
     found = _drop_running_titles(found)
     found = _drop_repeated(found, len(pages))
-    _mark_minor(found, body, len(pages))
     _mark_version_runs(found)
+    _mark_minor(found, body, len(pages))
     _assign_levels(found)
     return HeadingScan(found, body.size, body.bold, tocs, furn)
 
