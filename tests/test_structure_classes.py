@@ -448,3 +448,40 @@ def test_change_history_entries_are_not_sections(tmp_path: Path) -> None:
         w.para("New key for the arrows; the documentation was revised.")
     roots, _ = build_nodes(read(w.save(tmp_path / "manual.pdf")), DETECT)
     assert _titles(roots) == [x for t in sections for x in ((t, 1), (f"Examples of {t.lower()}", 2))]
+
+
+def test_a_figures_number_above_a_heading_is_not_its_label(tmp_path: Path) -> None:
+    """A Karnaugh map's cell indexes or a diagram's atom numbers (bare numbers in the body type)
+    printed just above a heading used to be taken for a chapter label: ``3 2.1 Small maps``."""
+    w = Writer(header=None)
+    expected: list[tuple[str, int]] = []
+    for k, section in enumerate(["Basics", "Maps", "Styles"], start=1):
+        w.heading(f"{k} {section}", size=16)
+        expected.append((f"{k} {section}", 1))
+        w.para(LOREM)
+        for j, sub in enumerate(["Small examples", "Large examples"], start=1):
+            for cell in ("12", "13"):
+                w.line(cell, x=300)
+            w.heading(f"{k}.{j} {sub}", size=12)
+            expected.append((f"{k}.{j} {sub}", 2))
+            w.para(LOREM)
+    roots, _ = build_nodes(read(w.save(tmp_path / "maps.pdf")), DETECT)
+    assert _titles(roots) == expected
+
+
+def test_a_section_title_that_opens_with_a_count_keeps_its_number(tmp_path: Path) -> None:
+    """``6.1 2 Variables - 4 Fields``: the title after a dotted section number opens with a count.
+    It used to lose its numbering, and as an unnumbered heading in the sub-section style it was
+    set aside as minor."""
+    w = Writer(header=None)
+    expected: list[tuple[str, int]] = []
+    for k, section in enumerate(["Usage", "Options", "Reference"], start=1):
+        w.heading(f"{k} {section}", size=16)
+        expected.append((f"{k} {section}", 1))
+        w.para(LOREM)
+        for j, sub in enumerate(["Basic keys", f"{k + 1} Variables - {2 ** (k + 1)} Fields", "More keys"], start=1):
+            w.heading(f"{k}.{j} {sub}", size=12)
+            expected.append((f"{k}.{j} {sub}", 2))
+            w.para(LOREM)
+    roots, _ = build_nodes(read(w.save(tmp_path / "reference.pdf")), DETECT)
+    assert _titles(roots) == expected

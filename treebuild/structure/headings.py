@@ -391,6 +391,17 @@ CENTRED_TOLERANCE = 12.0
 """Points by which a centred line's middle may miss the text column's middle."""
 
 
+def _beside_next(row: _Row, nxt: _Row | None) -> bool:
+    """A bare number in the body type labels the next row only on its baseline (a section number
+    in its own column); above it, it is a figure's or a table's number (a Karnaugh map's cell
+    index, a diagram's atom number), not the heading's label."""
+    return nxt is not None and abs(nxt.y0 - row.y0) < SAME_BASELINE * max(row.size, nxt.size)
+
+
+SAME_BASELINE = 0.4
+"""Rows whose tops differ by less than this share of the type size sit on one baseline."""
+
+
 def _page_headings(u: int, rows: list[_Row], lines: list[Line], skip: set[int], body: _Body,
                    toc_page: bool) -> list[Heading]:
     out: list[Heading] = []
@@ -423,7 +434,8 @@ def _page_headings(u: int, rows: list[_Row], lines: list[Line], skip: set[int], 
             label = (f"{label[0]} {text}", label[1], label[2], True)
             after_label = True
             continue
-        if _is_label(text) and (_prominent(row, body) or NUMBER_ONLY.match(text)):
+        if _is_label(text) and (_prominent(row, body) or NUMBER_ONLY.match(text)
+                                and _beside_next(row, rows[i] if i < n else None)):
             has_number = bool(NUMBER_ONLY.match(text)) or len(text.split()) > 1
             label = (text, run[0].char, run[0].y0, has_number)
             after_label = True
