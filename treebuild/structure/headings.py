@@ -395,11 +395,7 @@ def _beside_next(row: _Row, nxt: _Row | None) -> bool:
     """A bare number in the body type labels the next row only on its baseline (a section number
     in its own column); above it, it is a figure's or a table's number (a Karnaugh map's cell
     index, a diagram's atom number), not the heading's label."""
-    return nxt is not None and abs(nxt.y0 - row.y0) < SAME_BASELINE * max(row.size, nxt.size)
-
-
-SAME_BASELINE = 0.4
-"""Rows whose tops differ by less than this share of the type size sit on one baseline."""
+    return nxt is not None and abs(nxt.y0 - row.y0) < H.same_baseline * max(row.size, nxt.size)
 
 
 def _page_headings(u: int, rows: list[_Row], lines: list[Line], skip: set[int], body: _Body,

@@ -73,6 +73,9 @@ class Heuristics:
     """A size this much above the body size is a heading size."""
     repeat_share: float = 0.03
     """An unnumbered title on this share of pages (and at least 5) is a form or table header."""
+    same_baseline: float = 0.4
+    """Rows whose tops differ by less than this share of the type size sit on one baseline (a bare number
+    in the body type labels a heading only there; above it, it is a figure's number)."""
     version_run: int = 6
     """This many same-style headings in a row that differ only in their version numbers are a change
     history's entries, not sections (a few such headings may be real sections: ``Version 2 API``)."""
