@@ -485,3 +485,31 @@ def test_a_section_title_that_opens_with_a_count_keeps_its_number(tmp_path: Path
             w.para(LOREM)
     roots, _ = build_nodes(read(w.save(tmp_path / "reference.pdf")), DETECT)
     assert _titles(roots) == expected
+
+
+def test_implementation_notes_in_a_numbered_manual_stay_minor_beside_a_change_history(tmp_path: Path) -> None:
+    """A documented-source manual numbers its user sections; its implementation part has unnumbered
+    headings in the numbered sub-section style (``Technical definitions``) and ends with a long change
+    history. The change entries are set aside first, so the manual still counts as numbered and the
+    implementation headings stay minor (they used to be sections, a change history outnumbering the
+    numbered headings)."""
+    w = Writer(header=None)
+    expected: list[tuple[str, int]] = []
+    for k, section in enumerate(["Usage", "Keys", "Blocks", "Rules"], start=1):
+        w.heading(f"{k} {section}", size=16)
+        expected.append((f"{k} {section}", 1))
+        w.para(LOREM)
+        for j, sub in enumerate(["General case", "Special cases"], start=1):
+            w.heading(f"{k}.{j} {sub}", size=12)
+            expected.append((f"{k}.{j} {sub}", 2))
+            w.para(LOREM)
+    for title, entries in (("Implementation", ["Declaration of the package", "Technical definitions",
+                                               "Parameters", "Error messages"]),
+                           ("Change history", [f"Changes between versions 6.{k} and 6.{k + 1}" for k in range(12)])):
+        w.heading(title, size=16)
+        expected.append((title, 1))
+        for entry in entries:
+            w.heading(entry, size=12)
+            w.para("The code of this part is documented inline.")
+    roots, _ = build_nodes(read(w.save(tmp_path / "dtx.pdf")), DETECT)
+    assert _titles(roots) == expected
