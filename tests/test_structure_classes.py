@@ -513,3 +513,37 @@ def test_implementation_notes_in_a_numbered_manual_stay_minor_beside_a_change_hi
             w.para("The code of this part is documented inline.")
     roots, _ = build_nodes(read(w.save(tmp_path / "dtx.pdf")), DETECT)
     assert _titles(roots) == expected
+
+
+def test_run_in_subsections_open_their_paragraphs(tmp_path: Path) -> None:
+    """The AMS article style: ``2.1. Priority Trees. Note the ...`` opens a paragraph in the body type,
+    the title running into the text. A series of them under a numbered section is its sub-sections
+    (they used to be missed, the whole section one node); a lone numbered sentence is text."""
+    import pymupdf
+
+    w = Writer(header=None)
+    words, line = LOREM.split(), ""
+    for word in words:  # one full-measure line, repeated: justified text fills the column
+        if pymupdf.get_text_length(f"{line} {word}", fontname="helv", fontsize=10) > 468:
+            break
+        line = f"{line} {word}".strip()
+
+    def paragraph(first: str) -> None:
+        w.y += 6
+        w.line(first)
+        for _ in range(5):
+            w.line(line)
+
+    expected: list[tuple[str, int]] = []
+    subs = {2: ["Priority Trees", "Computations", "Set Notation"]}
+    for k, section in enumerate(["INTRODUCTION", "COMMANDS", "RELEASE NOTES"], start=1):
+        w.y += 6
+        w.centred(f"{k}. {section}", size=10, bold=False)
+        expected.append((f"{k}. {section}", 1))
+        paragraph(line)
+        for j, sub in enumerate(subs.get(k, []), start=1):
+            paragraph(f"{k}.{j}. {sub}. Note the commands in this part double as suggestions.")
+            expected.append((f"{k}.{j}. {sub}", 2))
+    paragraph("3.1. Install the package. Then run the tests again and compare.")
+    roots, _ = build_nodes(read(w.save(tmp_path / "article.pdf")), DETECT)
+    assert _titles(roots) == expected

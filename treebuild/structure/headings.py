@@ -119,6 +119,7 @@ class Heading:
     minor: bool = False
     suspect: bool = False  # sits where running titles sit
     lines: tuple[int, ...] = ()
+    run_in: bool = False  # "4.1. Priority Trees." opening its paragraph
 
 
 @dataclass
@@ -391,6 +392,33 @@ CENTRED_TOLERANCE = 12.0
 """Points by which a centred line's middle may miss the text column's middle."""
 
 
+_RUN_IN = re.compile(r"^(?P<title>[A-Z][^.;:!?]{2,80}?)\.\s+(?P<next>[A-Z(\\])")
+
+
+def _run_in(row: _Row) -> Numbering | None:
+    """A run-in sub-section (the AMS style): ``4.1. Priority Trees. Note the ...`` opens a paragraph
+    in the body type, a dotted section number, a short capitalised title and a full stop, the text
+    running on. Returns the heading's numbering (its ``rest`` is the title alone)."""
+    numbering = parse_numbering(row.text)
+    if numbering is None or numbering.kind != "decimal" or len(numbering.parts) < 2 or not numbering.rest:
+        return None
+    m = _RUN_IN.match(numbering.rest)
+    if m is None or len(m.group("title").split()) > H.run_in_words:
+        return None
+    return Numbering("decimal", numbering.depth, numbering.label, m.group("title"), numbering.parts)
+
+
+def _keep_run_in_series(found: list[Heading]) -> list[Heading]:
+    """Run-in headings are kept as a series: at least two under one numbered heading that was found
+    on its own line (``4. COMMANDS`` over ``4.1. Priority Trees.``, ``4.2. Computations.``); a lone
+    numbered sentence in a paragraph (``2.1. Install it. Then ...``) is running text."""
+    own = {h.numbering.parts for h in found if h.numbering is not None and h.numbering.kind == "decimal"
+           and not h.run_in}
+    parents = Counter(h.numbering.parts[:-1] for h in found if h.run_in and h.numbering is not None)
+    return [h for h in found if not h.run_in or (h.numbering is not None and h.numbering.parts[:-1] in own
+                                                 and parents[h.numbering.parts[:-1]] >= H.run_in_series)]
+
+
 def _beside_next(row: _Row, nxt: _Row | None) -> bool:
     """A bare number in the body type labels the next row only on its baseline (a section number
     in its own column); above it, it is a figure's or a table's number (a Karnaugh map's cell
@@ -450,6 +478,12 @@ def _page_headings(u: int, rows: list[_Row], lines: list[Line], skip: set[int], 
         if not ok:
             if label is not None and not _prominent(row, body):
                 label = None
+            runin = _run_in(row) if starts_block and not toc_page else None
+            if runin is not None:
+                style_key: StyleKey = (round(row.size * 2) / 2, row.bold, False, False, _family(row.font))
+                title = row.text[:row.text.find(runin.rest) + len(runin.rest)]
+                out.append(Heading(u, row.char, title, style_key, runin, row.y0, row.x0, 1, lines=(row.first,),
+                                   run_in=True))
             continue
         char, y0, lab = run[0].char, run[0].y0, None
         if label is not None and y0 - label[2] < 8 * row.size:
@@ -490,7 +524,7 @@ def scan_headings(doc: SourceDoc, pages: range | None = None, *, skip_pages: set
             if h.char <= first:
                 h.char = 0  # only a running header above it: the section owns the whole page
             found.append(h)
-    found = _drop_running_titles(found)
+    found = _keep_run_in_series(_drop_running_titles(found))
     found = _drop_repeated(found, len(pages))
     _mark_version_runs(found)
     _mark_minor(found, body, len(pages))

@@ -73,6 +73,10 @@ class Heuristics:
     """A size this much above the body size is a heading size."""
     repeat_share: float = 0.03
     """An unnumbered title on this share of pages (and at least 5) is a form or table header."""
+    run_in_words: int = 6
+    """A run-in sub-section title (``4.1. Priority Trees. Note ...``) has at most this many words."""
+    run_in_series: int = 2
+    """... and comes with at least this many siblings under a numbered heading found on its own line."""
     same_baseline: float = 0.4
     """Rows whose tops differ by less than this share of the type size sit on one baseline (a bare number
     in the body type labels a heading only there; above it, it is a figure's number)."""
