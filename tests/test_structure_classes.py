@@ -547,3 +547,24 @@ def test_run_in_subsections_open_their_paragraphs(tmp_path: Path) -> None:
     paragraph("3.1. Install the package. Then run the tests again and compare.")
     roots, _ = build_nodes(read(w.save(tmp_path / "article.pdf")), DETECT)
     assert _titles(roots) == expected
+
+
+def test_a_diagrams_labels_beside_a_heading_do_not_make_it_a_table_row(tmp_path: Path) -> None:
+    """A two-column manual: a structure diagram in the right column has tiny atom numbers at the height
+    of a heading in the left column. Numbers beside a line used to make it a table row's label."""
+    w = Writer(header=None)
+    expected: list[tuple[str, int]] = []
+    for k, section in enumerate(["Syntax", "Bonds", "Atoms"], start=1):
+        w.heading(f"{k} {section}", size=16)
+        expected.append((f"{k} {section}", 1))
+        w.para(LOREM[:200])
+        for j, sub in enumerate(["Make bond", "Change bond type"], start=1):
+            y = w.y + 10
+            w.heading(f"{k}.{j} {sub}", size=12)
+            expected.append((f"{k}.{j} {sub}", 2))
+            w.para(LOREM[:200])
+            assert w.page is not None
+            for n, x in enumerate(range(330, 480, 18), start=1):  # the diagram's atom numbers, drawn later
+                w.page.insert_text((x, y + 8 + (n % 2) * 4), str(n), fontsize=5, fontname="helv")
+    roots, _ = build_nodes(read(w.save(tmp_path / "manual.pdf")), DETECT)
+    assert _titles(roots) == expected

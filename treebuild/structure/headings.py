@@ -250,6 +250,8 @@ def _beside(run: list[_Row], lines: list[Line], skip: set[int]) -> bool:
         if j in skip or j in own:
             continue
         if line.y0 < row.y1 - 1 and line.y1 > row.y0 + 1 and (line.x0 > row.x1 + 8 or line.x1 < row.x0 - 8):
+            if line.size < H.figure_label * row.size:
+                continue  # a diagram's labels in the next column, not a table's figures
             if _NUMERIC_CELL.match(line.text) and any(c.isdigit() for c in line.text):
                 if line.x1 < row.x0 and NUMBER_ONLY.match(line.text):
                     continue  # a section number printed in its own column

@@ -77,6 +77,9 @@ class Heuristics:
     """A run-in sub-section title (``4.1. Priority Trees. Note ...``) has at most this many words."""
     run_in_series: int = 2
     """... and comes with at least this many siblings under a numbered heading found on its own line."""
+    figure_label: float = 0.6
+    """Text beside a heading smaller than this share of its size is a figure's labels (atom numbers in a
+    diagram in the next column), not a table row's cells that would make the heading a row label."""
     same_baseline: float = 0.4
     """Rows whose tops differ by less than this share of the type size sit on one baseline (a bare number
     in the body type labels a heading only there; above it, it is a figure's number)."""
