@@ -480,7 +480,8 @@ def _page_headings(u: int, rows: list[_Row], lines: list[Line], skip: set[int], 
         if not ok:
             if label is not None and not _prominent(row, body):
                 label = None
-            runin = _run_in(row) if starts_block and not toc_page else None
+            runin = _run_in(row) if starts_block and not toc_page and numbering is not None \
+                and len(numbering.parts) >= 2 else None
             if runin is not None:
                 style_key: StyleKey = (round(row.size * 2) / 2, row.bold, False, False, _family(row.font))
                 title = row.text[:row.text.find(runin.rest) + len(runin.rest)]
