@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from rapidfuzz import fuzz
 
@@ -48,7 +49,9 @@ MAX_LEVEL = 6
 StyleKey = tuple[float, bool, bool, bool, str]
 """(size, bold, all caps, centred, font family)."""
 
-_MONO = ("mono", "courier", "cmtt", "consol", "menlo", "sfmono", "lmmono")
+_MONO = ("mono", "courier", "cmtt", "consol", "menlo", "sfmono", "lmmono", "anonymous", "typewriter", "txtt",
+         "sourcecode", "firacode")
+"""Monospace font families by name (code listings; the PDF's own monospace flag is not carried by ``Line``)."""
 _ITALIC = ("italic", "oblique", "cmti", "cmsl", "-it", "lmroman10-italic")
 _NUMBER_WORD = re.compile(rf"^{NUM_TOKEN}\.?$", re.IGNORECASE)
 _DATE_ONLY = re.compile(r"^\(?\s*[0-9]{1,2}[-/][0-9]{1,2}[-/][0-9]{2,4}\s*\)?$")
@@ -136,11 +139,13 @@ class HeadingScan:
         return [h for h in self.headings if not h.minor]
 
 
+@lru_cache(maxsize=1024)
 def _is_mono(font: str) -> bool:
     f = font.casefold()
     return any(m in f for m in _MONO)
 
 
+@lru_cache(maxsize=1024)
 def _is_italic(font: str) -> bool:
     f = font.casefold()
     return any(m in f for m in _ITALIC)
