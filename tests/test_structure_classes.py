@@ -568,3 +568,24 @@ def test_a_diagrams_labels_beside_a_heading_do_not_make_it_a_table_row(tmp_path:
                 w.page.insert_text((x, y + 8 + (n % 2) * 4), str(n), fontsize=5, fontname="helv")
     roots, _ = build_nodes(read(w.save(tmp_path / "manual.pdf")), DETECT)
     assert _titles(roots) == expected
+
+
+def test_a_section_titled_contents_over_a_diagram_is_not_a_listing_page(tmp_path: Path) -> None:
+    """``Register contents`` atop a page of bit-field diagrams (rows of bare bit numbers) made the page
+    a contents listing, whose headings are entries, so ``2.5 Not-so-common tricks`` below was lost.
+    A listing's title opens with its word (``Contents``, ``Table of Contents``, ``Index to ...``)."""
+    w = Writer(header=None)
+    expected: list[tuple[str, int]] = []
+    for k, section in enumerate(["Usage", "Fields"], start=1):
+        w.heading(f"{k} {section}", size=16)
+        expected.append((f"{k} {section}", 1))
+        w.para(LOREM)
+    w.new_page()
+    for j, title in enumerate(["Register contents", "Bit numbers", "Not-so-common tricks"], start=1):
+        w.heading(f"2.{j} {title}", size=12)
+        expected.append((f"2.{j} {title}", 2))
+        for bits in ("0", "7", "8", "15", "16", "31"):  # a diagram's bit numbers, one to a line
+            w.line(bits, x=300)
+        w.para(LOREM[:120])
+    roots, _ = build_nodes(read(w.save(tmp_path / "fields.pdf")), DETECT)
+    assert _titles(roots) == expected

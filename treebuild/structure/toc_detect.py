@@ -531,8 +531,7 @@ def toc_like_pages(doc: SourceDoc, pages: range, skip: set[tuple[int, int]] | No
         leaders = sum(1 for ln in lines if LEADER_TAIL.search(ln.text))
         numbers = sum(1 for ln in lines if is_page_number(ln.text))
         items = sum(1 for ln in lines if _ITEM_LINE.match(ln.text))
-        titled = any(CONTENTS_WORD.search(ln.text) and len(ln.text) < H.contents_title_chars
-                     for ln in lines[:H.contents_title_lines])
+        titled = any(_listing_title(ln.text) for ln in lines[:H.contents_title_lines])
         if leaders >= least and leaders >= H.listing_leader_share * len(lines):
             out.add(u)
         elif titled and (numbers + leaders >= least or items >= least):
@@ -540,6 +539,17 @@ def toc_like_pages(doc: SourceDoc, pages: range, skip: set[tuple[int, int]] | No
         elif items >= H.item_listing and numbers >= least:
             out.add(u)
     return out
+
+
+def _listing_title(text: str) -> bool:
+    """``Contents``, ``Table of Contents``, ``Index to Financial Statements``: the listing word opens the
+    line (after ``... of``); a section titled ``Register contents`` over a page of bit numbers does not
+    make a listing."""
+    m = CONTENTS_WORD.search(text)
+    if m is None or len(text) >= H.contents_title_chars:
+        return False
+    lead = text[:m.start()].strip().casefold()
+    return not lead or lead.endswith(" of") or lead == "of"
 
 
 def _result(pages: list[int], scores: dict[int, _PageScore], paged: bool) -> TocPages:
