@@ -4,6 +4,7 @@ statements after the auditor's report, group labels inside tables, parts over nu
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from structgen import LOREM, Writer
@@ -132,17 +133,23 @@ def test_statement_titles_lose_footnote_markers_and_qualifiers(tmp_path: Path) -
                                               "Leases (Topic 842)"]
 
 
-def test_centred_capital_section_titles_in_the_body_type(tmp_path: Path) -> None:
-    """The AMS article style sets ``1. INTRODUCTION`` centred, in capitals, in the body type and
-    weight, directly above its first paragraph; it used to be read as the paragraph's first line."""
+def _full_line() -> str:
+    """One full-measure line of body text: repeated, it fills the column as justified text does."""
     import pymupdf
 
-    w = Writer(header=None)
     words, line = LOREM.split(), ""
-    for word in words:  # one full-measure line, repeated: justified text fills the column
+    for word in words:
         if pymupdf.get_text_length(f"{line} {word}", fontname="helv", fontsize=10) > 468:
             break
         line = f"{line} {word}".strip()
+    return line
+
+
+def test_centred_capital_section_titles_in_the_body_type(tmp_path: Path) -> None:
+    """The AMS article style sets ``1. INTRODUCTION`` centred, in capitals, in the body type and
+    weight, directly above its first paragraph; it used to be read as the paragraph's first line."""
+    w = Writer(header=None)
+    line = _full_line()
     titles = ["1. INTRODUCTION", "2. USAGE", "3. ALTERNATE SYMBOLS", "4. COMMANDS"]
     for t in titles:
         w.centred(t, size=10, bold=False)
@@ -450,21 +457,35 @@ def test_change_history_entries_are_not_sections(tmp_path: Path) -> None:
     assert _titles(roots) == [x for t in sections for x in ((t, 1), (f"Examples of {t.lower()}", 2))]
 
 
+def _numbered(w: Writer, sections: list[str], subs: Callable[[int], list[str]],
+              above: Callable[[Writer], None] | None = None) -> list[tuple[str, int]]:
+    """Numbered sections (16 pt) with numbered sub-sections (12 pt), a paragraph under each; ``subs(k)``
+    titles section k's sub-sections, ``above`` writes something just above each. Returns the expected
+    ``(title, depth)`` list."""
+    expected: list[tuple[str, int]] = []
+    for k, section in enumerate(sections, start=1):
+        w.heading(f"{k} {section}", size=16)
+        expected.append((f"{k} {section}", 1))
+        w.para(LOREM)
+        for j, sub in enumerate(subs(k), start=1):
+            if above is not None:
+                above(w)
+            w.heading(f"{k}.{j} {sub}", size=12)
+            expected.append((f"{k}.{j} {sub}", 2))
+            w.para(LOREM)
+    return expected
+
+
 def test_a_figures_number_above_a_heading_is_not_its_label(tmp_path: Path) -> None:
     """A Karnaugh map's cell indexes or a diagram's atom numbers (bare numbers in the body type)
     printed just above a heading used to be taken for a chapter label: ``3 2.1 Small maps``."""
     w = Writer(header=None)
-    expected: list[tuple[str, int]] = []
-    for k, section in enumerate(["Basics", "Maps", "Styles"], start=1):
-        w.heading(f"{k} {section}", size=16)
-        expected.append((f"{k} {section}", 1))
-        w.para(LOREM)
-        for j, sub in enumerate(["Small examples", "Large examples"], start=1):
-            for cell in ("12", "13"):
-                w.line(cell, x=300)
-            w.heading(f"{k}.{j} {sub}", size=12)
-            expected.append((f"{k}.{j} {sub}", 2))
-            w.para(LOREM)
+
+    def cells(w: Writer) -> None:
+        for cell in ("12", "13"):
+            w.line(cell, x=300)
+
+    expected = _numbered(w, ["Basics", "Maps", "Styles"], lambda k: ["Small examples", "Large examples"], cells)
     roots, _ = build_nodes(read(w.save(tmp_path / "maps.pdf")), DETECT)
     assert _titles(roots) == expected
 
@@ -474,15 +495,8 @@ def test_a_section_title_that_opens_with_a_count_keeps_its_number(tmp_path: Path
     It used to lose its numbering, and as an unnumbered heading in the sub-section style it was
     set aside as minor."""
     w = Writer(header=None)
-    expected: list[tuple[str, int]] = []
-    for k, section in enumerate(["Usage", "Options", "Reference"], start=1):
-        w.heading(f"{k} {section}", size=16)
-        expected.append((f"{k} {section}", 1))
-        w.para(LOREM)
-        for j, sub in enumerate(["Basic keys", f"{k + 1} Variables - {2 ** (k + 1)} Fields", "More keys"], start=1):
-            w.heading(f"{k}.{j} {sub}", size=12)
-            expected.append((f"{k}.{j} {sub}", 2))
-            w.para(LOREM)
+    expected = _numbered(w, ["Usage", "Options", "Reference"],
+                         lambda k: ["Basic keys", f"{k + 1} Variables - {2 ** (k + 1)} Fields", "More keys"])
     roots, _ = build_nodes(read(w.save(tmp_path / "reference.pdf")), DETECT)
     assert _titles(roots) == expected
 
@@ -494,15 +508,7 @@ def test_implementation_notes_in_a_numbered_manual_stay_minor_beside_a_change_hi
     implementation headings stay minor (they used to be sections, a change history outnumbering the
     numbered headings)."""
     w = Writer(header=None)
-    expected: list[tuple[str, int]] = []
-    for k, section in enumerate(["Usage", "Keys", "Blocks", "Rules"], start=1):
-        w.heading(f"{k} {section}", size=16)
-        expected.append((f"{k} {section}", 1))
-        w.para(LOREM)
-        for j, sub in enumerate(["General case", "Special cases"], start=1):
-            w.heading(f"{k}.{j} {sub}", size=12)
-            expected.append((f"{k}.{j} {sub}", 2))
-            w.para(LOREM)
+    expected = _numbered(w, ["Usage", "Keys", "Blocks", "Rules"], lambda k: ["General case", "Special cases"])
     for title, entries in (("Implementation", ["Declaration of the package", "Technical definitions",
                                                "Parameters", "Error messages"]),
                            ("Change history", [f"Changes between versions 6.{k} and 6.{k + 1}" for k in range(12)])):
@@ -519,14 +525,8 @@ def test_run_in_subsections_open_their_paragraphs(tmp_path: Path) -> None:
     """The AMS article style: ``2.1. Priority Trees. Note the ...`` opens a paragraph in the body type,
     the title running into the text. A series of them under a numbered section is its sub-sections
     (they used to be missed, the whole section one node); a lone numbered sentence is text."""
-    import pymupdf
-
     w = Writer(header=None)
-    words, line = LOREM.split(), ""
-    for word in words:  # one full-measure line, repeated: justified text fills the column
-        if pymupdf.get_text_length(f"{line} {word}", fontname="helv", fontsize=10) > 468:
-            break
-        line = f"{line} {word}".strip()
+    line = _full_line()
 
     def paragraph(first: str) -> None:
         w.y += 6
