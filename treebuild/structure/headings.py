@@ -17,10 +17,10 @@ those lines, so the stage keeps the reader's pace.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 from rapidfuzz import fuzz
 
@@ -139,13 +139,17 @@ class HeadingScan:
         return [h for h in self.headings if not h.minor]
 
 
-@lru_cache(maxsize=1024)
+FONT_CACHE = 1024
+"""Font names remembered by the style tests (a document uses tens; subset prefixes differ per file)."""
+
+
+@functools.lru_cache(maxsize=FONT_CACHE)
 def _is_mono(font: str) -> bool:
     f = font.casefold()
     return any(m in f for m in _MONO)
 
 
-@lru_cache(maxsize=1024)
+@functools.lru_cache(maxsize=FONT_CACHE)
 def _is_italic(font: str) -> bool:
     f = font.casefold()
     return any(m in f for m in _ITALIC)
