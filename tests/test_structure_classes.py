@@ -4,6 +4,7 @@ statements after the auditor's report, group labels inside tables, parts over nu
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from structgen import LOREM, Writer
@@ -132,17 +133,23 @@ def test_statement_titles_lose_footnote_markers_and_qualifiers(tmp_path: Path) -
                                               "Leases (Topic 842)"]
 
 
-def test_centred_capital_section_titles_in_the_body_type(tmp_path: Path) -> None:
-    """The AMS article style sets ``1. INTRODUCTION`` centred, in capitals, in the body type and
-    weight, directly above its first paragraph; it used to be read as the paragraph's first line."""
+def _full_line() -> str:
+    """One full-measure line of body text: repeated, it fills the column as justified text does."""
     import pymupdf
 
-    w = Writer(header=None)
     words, line = LOREM.split(), ""
-    for word in words:  # one full-measure line, repeated: justified text fills the column
+    for word in words:
         if pymupdf.get_text_length(f"{line} {word}", fontname="helv", fontsize=10) > 468:
             break
         line = f"{line} {word}".strip()
+    return line
+
+
+def test_centred_capital_section_titles_in_the_body_type(tmp_path: Path) -> None:
+    """The AMS article style sets ``1. INTRODUCTION`` centred, in capitals, in the body type and
+    weight, directly above its first paragraph; it used to be read as the paragraph's first line."""
+    w = Writer(header=None)
+    line = _full_line()
     titles = ["1. INTRODUCTION", "2. USAGE", "3. ALTERNATE SYMBOLS", "4. COMMANDS"]
     for t in titles:
         w.centred(t, size=10, bold=False)
@@ -411,3 +418,207 @@ def test_a_numbered_title_set_tight_under_text_in_a_larger_type_starts_a_section
     assert k > 0 and lines[k - 1].block == lines[k].block  # the case: one text block with the paragraph
     roots, _ = build_nodes(doc, DETECT)
     assert [t for t, _ in _titles(roots)] == notes
+
+def _listing(w: Writer, lines: list[str], size: float = 9.0) -> None:
+    """A code listing set in Courier, smaller than the prose, one statement a line."""
+    assert w.page is not None
+    for text in lines:
+        if w.y + size > 700:
+            w.new_page()
+        assert w.page is not None
+        w.page.insert_text((90, w.y + size), text, fontsize=size, fontname="cour")
+        w.y += size * 1.25
+    w.y += 6
+
+
+def test_code_listings_do_not_set_the_body_size(tmp_path: Path) -> None:
+    """A documented-source manual: its listings (9 pt monospace) outweigh its prose (10 pt). The
+    short prose comments between listings (``Handle optional settings``) are running text in the
+    body type, not headings larger than the body (they used to outnumber the sections 3 to 1)."""
+    w = Writer(header=None)
+    sections = ["1 Usage", "2 Implementation", "3 Graphs"]
+    code = [r"\cs_new_protected:Npn \__stats_setup:nn #1 #2", r"  { \keys_set:nn { stats } { #1 } }",
+            r"\tl_new:N \l__stats_data_tl", r"\seq_new:N \l__stats_values_seq",
+            r"\fp_zero:N \l__stats_total_fp", r"\keyval_parse:NNV \__stats_count:n"] * 2
+    for s in sections:
+        w.heading(s, size=14)
+        w.para(LOREM)
+        for comment in ("Handle optional settings", "Get the data inline", "Loop again and output the table"):
+            w.line(comment)
+            w.y += 4
+            _listing(w, code)
+    roots, _ = build_nodes(read(w.save(tmp_path / "dtx.pdf")), DETECT)
+    assert _titles(roots) == [(s, 1) for s in sections]
+
+
+def test_the_first_section_below_the_toc_on_its_page_is_found(tmp_path: Path) -> None:
+    """A manual prints its contents and starts section 1 below them on the same page. The TOC page
+    is not searched for headings, so ``1 Introduction`` used to be dropped and its text fell to the
+    front matter; it is looked for below the last TOC row."""
+    w = Writer(header=None)
+    sections = ["1 Introduction", "2 Usage", "3 Options", "4 Examples", "5 Styles", "6 Colours", "7 Fonts",
+                "8 Limitations", "9 Internals", "10 History"]
+    _contents_page(w, 1, [(0, t, k + 1) for k, t in enumerate(sections)])  # one page a section
+    w.y = 140 + 16 * len(sections) + 30
+    for k, title in enumerate(sections):
+        assert w.heading(title, size=14) == k + 1
+        w.paras(3)
+        w.new_page()
+    roots, result = build_nodes(read(w.save(tmp_path / "manual.pdf")), DETECT)
+    assert "toc" in result.method
+    assert [t for t, _ in _titles(roots) if t != "Contents"] == sections
+    intro = next(n for r in roots for n in r.walk() if n.title == "1 Introduction")
+    assert intro.start_page == 1
+
+
+def test_change_history_entries_are_not_sections(tmp_path: Path) -> None:
+    """A manual's change history sets every version in the heading style (``Changes between 6.12
+    and 6.13``, ``Version 4.0``): a run of headings that differ only in their version numbers is one
+    list, not dozens of sections (they used to be a third of a manual's tree); other headings in
+    that style stay."""
+    w = Writer(header=None)
+    sections = ["Introduction", "Usage", "Options", "Change history"]
+    for title in sections:
+        w.heading(title, size=16)
+        w.para(LOREM)
+        w.heading(f"Examples of {title.lower()}", size=12)
+        w.para(LOREM)
+    for k in range(9, 0, -1):
+        w.heading(f"Changes between versions 2.{k - 1} and 2.{k}" + (" (and 2.1a)" if k == 1 else ""), size=12)
+        w.para("New key for the arrows; the documentation was revised.")
+    roots, _ = build_nodes(read(w.save(tmp_path / "manual.pdf")), DETECT)
+    assert _titles(roots) == [x for t in sections for x in ((t, 1), (f"Examples of {t.lower()}", 2))]
+
+
+def _numbered(w: Writer, sections: list[str], subs: Callable[[int], list[str]],
+              above: Callable[[Writer], None] | None = None) -> list[tuple[str, int]]:
+    """Numbered sections (16 pt) with numbered sub-sections (12 pt), a paragraph under each; ``subs(k)``
+    titles section k's sub-sections, ``above`` writes something just above each. Returns the expected
+    ``(title, depth)`` list."""
+    expected: list[tuple[str, int]] = []
+    for k, section in enumerate(sections, start=1):
+        w.heading(f"{k} {section}", size=16)
+        expected.append((f"{k} {section}", 1))
+        w.para(LOREM)
+        for j, sub in enumerate(subs(k), start=1):
+            if above is not None:
+                above(w)
+            w.heading(f"{k}.{j} {sub}", size=12)
+            expected.append((f"{k}.{j} {sub}", 2))
+            w.para(LOREM)
+    return expected
+
+
+def test_a_figures_number_above_a_heading_is_not_its_label(tmp_path: Path) -> None:
+    """A Karnaugh map's cell indexes or a diagram's atom numbers (bare numbers in the body type)
+    printed just above a heading used to be taken for a chapter label: ``3 2.1 Small maps``."""
+    w = Writer(header=None)
+
+    def cells(w: Writer) -> None:
+        for cell in ("12", "13"):
+            w.line(cell, x=300)
+
+    expected = _numbered(w, ["Basics", "Maps", "Styles"], lambda k: ["Small examples", "Large examples"], cells)
+    roots, _ = build_nodes(read(w.save(tmp_path / "maps.pdf")), DETECT)
+    assert _titles(roots) == expected
+
+
+def test_a_section_title_that_opens_with_a_count_keeps_its_number(tmp_path: Path) -> None:
+    """``6.1 2 Variables - 4 Fields``: the title after a dotted section number opens with a count.
+    It used to lose its numbering, and as an unnumbered heading in the sub-section style it was
+    set aside as minor."""
+    w = Writer(header=None)
+    expected = _numbered(w, ["Usage", "Options", "Reference"],
+                         lambda k: ["Basic keys", f"{k + 1} Variables - {2 ** (k + 1)} Fields", "More keys"])
+    roots, _ = build_nodes(read(w.save(tmp_path / "reference.pdf")), DETECT)
+    assert _titles(roots) == expected
+
+
+def test_implementation_notes_in_a_numbered_manual_stay_minor_beside_a_change_history(tmp_path: Path) -> None:
+    """A documented-source manual numbers its user sections; its implementation part has unnumbered
+    headings in the numbered sub-section style (``Technical definitions``) and ends with a long change
+    history. The change entries are set aside first, so the manual still counts as numbered and the
+    implementation headings stay minor (they used to be sections, a change history outnumbering the
+    numbered headings)."""
+    w = Writer(header=None)
+    expected = _numbered(w, ["Usage", "Keys", "Blocks", "Rules"], lambda k: ["General case", "Special cases"])
+    for title, entries in (("Implementation", ["Declaration of the package", "Technical definitions",
+                                               "Parameters", "Error messages"]),
+                           ("Change history", [f"Changes between versions 6.{k} and 6.{k + 1}" for k in range(12)])):
+        w.heading(title, size=16)
+        expected.append((title, 1))
+        for entry in entries:
+            w.heading(entry, size=12)
+            w.para("The code of this part is documented inline.")
+    roots, _ = build_nodes(read(w.save(tmp_path / "dtx.pdf")), DETECT)
+    assert _titles(roots) == expected
+
+
+def test_run_in_subsections_open_their_paragraphs(tmp_path: Path) -> None:
+    """The AMS article style: ``2.1. Priority Trees. Note the ...`` opens a paragraph in the body type,
+    the title running into the text. A series of them under a numbered section is its sub-sections
+    (they used to be missed, the whole section one node); a lone numbered sentence is text."""
+    w = Writer(header=None)
+    line = _full_line()
+
+    def paragraph(first: str) -> None:
+        w.y += 6
+        w.line(first)
+        for _ in range(5):
+            w.line(line)
+
+    expected: list[tuple[str, int]] = []
+    subs = {2: ["Priority Trees", "Computations", "Set Notation"]}
+    for k, section in enumerate(["INTRODUCTION", "COMMANDS", "RELEASE NOTES"], start=1):
+        w.y += 6
+        w.centred(f"{k}. {section}", size=10, bold=False)
+        expected.append((f"{k}. {section}", 1))
+        paragraph(line)
+        for j, sub in enumerate(subs.get(k, []), start=1):
+            paragraph(f"{k}.{j}. {sub}. Note the commands in this part double as suggestions.")
+            expected.append((f"{k}.{j}. {sub}", 2))
+    paragraph("3.1. Install the package. Then run the tests again and compare.")
+    roots, _ = build_nodes(read(w.save(tmp_path / "article.pdf")), DETECT)
+    assert _titles(roots) == expected
+
+
+def test_a_diagrams_labels_beside_a_heading_do_not_make_it_a_table_row(tmp_path: Path) -> None:
+    """A two-column manual: a structure diagram in the right column has tiny atom numbers at the height
+    of a heading in the left column. Numbers beside a line used to make it a table row's label."""
+    w = Writer(header=None)
+    expected: list[tuple[str, int]] = []
+    for k, section in enumerate(["Syntax", "Bonds", "Atoms"], start=1):
+        w.heading(f"{k} {section}", size=16)
+        expected.append((f"{k} {section}", 1))
+        w.para(LOREM[:200])
+        for j, sub in enumerate(["Make bond", "Change bond type"], start=1):
+            y = w.y + 10
+            w.heading(f"{k}.{j} {sub}", size=12)
+            expected.append((f"{k}.{j} {sub}", 2))
+            w.para(LOREM[:200])
+            assert w.page is not None
+            for n, x in enumerate(range(330, 480, 18), start=1):  # the diagram's atom numbers, drawn later
+                w.page.insert_text((x, y + 8 + (n % 2) * 4), str(n), fontsize=5, fontname="helv")
+    roots, _ = build_nodes(read(w.save(tmp_path / "manual.pdf")), DETECT)
+    assert _titles(roots) == expected
+
+
+def test_a_section_titled_contents_over_a_diagram_is_not_a_listing_page(tmp_path: Path) -> None:
+    """``Register contents`` atop a page of bit-field diagrams (rows of bare bit numbers) made the page
+    a contents listing, whose headings are entries, so ``2.5 Not-so-common tricks`` below was lost.
+    A listing's title opens with its word (``Contents``, ``Table of Contents``, ``Index to ...``)."""
+    w = Writer(header=None)
+    expected: list[tuple[str, int]] = []
+    for k, section in enumerate(["Usage", "Fields"], start=1):
+        w.heading(f"{k} {section}", size=16)
+        expected.append((f"{k} {section}", 1))
+        w.para(LOREM)
+    w.new_page()
+    for j, title in enumerate(["Register contents", "Bit numbers", "Not-so-common tricks"], start=1):
+        w.heading(f"2.{j} {title}", size=12)
+        expected.append((f"2.{j} {title}", 2))
+        for bits in ("0", "7", "8", "15", "16", "31"):  # a diagram's bit numbers, one to a line
+            w.line(bits, x=300)
+        w.para(LOREM[:120])
+    roots, _ = build_nodes(read(w.save(tmp_path / "fields.pdf")), DETECT)
+    assert _titles(roots) == expected

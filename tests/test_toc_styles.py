@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pymupdf
 import pytest
-from tocgen import Builder, Heading, TocRow
+from tocgen import WIDTH, Builder, Heading, TocRow
 
 from treebuild.model import SourceDoc
 from treebuild.readers.pdf import PdfReader
@@ -461,3 +461,26 @@ def test_group_heading_without_page_starts_at_its_first_entry(tmp_path: Path) ->
         ("Statements of Income", 5, 2), ("Risk Factors", 6, 1)]
     group = res.marks[1]
     assert group.confidence <= 0.5 and group.pos <= res.marks[2].pos
+
+
+def test_two_column_toc_under_a_wide_title_block(tmp_path: Path) -> None:
+    """A two-column TOC on a page that opens with a centred title block wider than a column (the
+    manual's title, author, date): the block sits above the columns, so the columns are still read
+    left first (they used to be read row by row across both, every level off)."""
+    names = ["Apples", "Bananas", "Cherries", "Dates", "Elderberries", "Figs"]
+    rows: list[TocRow] = []
+    for i, n in enumerate(names, start=1):
+        rows += [TocRow(0, f"{i} {n}", str(i), bold=True), TocRow(1, f"{i}.1 Growing {n.lower()}", str(i)),
+                 TocRow(1, f"{i}.2 Storing {n.lower()}", str(i))]
+    b = Builder(tmp_path / "twocol.pdf")
+    unit = b.toc(rows, columns=2, top=120)
+    page = b.doc[unit]
+    for y, text, size in ((36, "Documentation of the fruit catalogue package for growers", 16),
+                          (56, "A. Gardener, 10 January 2023", 10)):
+        b.text(page, (WIDTH - b.width(text, size)) / 2, y, text, size=size)
+    for i, n in enumerate(names, start=1):
+        b.body([Heading(f"{i} {n}"), Heading(f"{i}.1 Growing {n.lower()}"), Heading(f"{i}.2 Storing {n.lower()}")],
+               folio=str(i), lines=4)
+    res = toc_marks(_read(b.save()))
+    assert res is not None
+    assert [(m.title, m.level) for m in res.marks] == [(r.text, r.indent + 1) for r in rows]

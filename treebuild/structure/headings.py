@@ -22,6 +22,8 @@ import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
+from rapidfuzz import fuzz
+
 from ..model import Line, Mark, Origin, Pos, SourceDoc
 from .furniture import furniture
 from .heuristics import HEURISTICS as H
@@ -47,7 +49,9 @@ MAX_LEVEL = 6
 StyleKey = tuple[float, bool, bool, bool, str]
 """(size, bold, all caps, centred, font family)."""
 
-_MONO = ("mono", "courier", "cmtt", "consol", "menlo", "sfmono", "lmmono")
+_MONO = ("mono", "courier", "cmtt", "consol", "menlo", "sfmono", "lmmono", "anonymous", "typewriter", "txtt",
+         "sourcecode", "firacode")
+"""Monospace font families by name (code listings; the PDF's own monospace flag is not carried by ``Line``)."""
 _ITALIC = ("italic", "oblique", "cmti", "cmsl", "-it", "lmroman10-italic")
 _NUMBER_WORD = re.compile(rf"^{NUM_TOKEN}\.?$", re.IGNORECASE)
 _DATE_ONLY = re.compile(r"^\(?\s*[0-9]{1,2}[-/][0-9]{1,2}[-/][0-9]{2,4}\s*\)?$")
@@ -118,6 +122,7 @@ class Heading:
     minor: bool = False
     suspect: bool = False  # sits where running titles sit
     lines: tuple[int, ...] = ()
+    run_in: bool = False  # "4.1. Priority Trees." opening its paragraph
 
 
 @dataclass
@@ -168,11 +173,14 @@ class _Body:
 
 
 def _body(doc: SourceDoc, pages: range, skip: set[tuple[int, int]]) -> _Body:
-    """Body size (most common size by characters), weight, family and text margins."""
+    """Body size (most common size by characters), weight, family and text margins. Code listings
+    (monospace lines) do not count where there is enough prose: a manual whose 9 pt listings outweigh
+    its 10 pt prose would otherwise make every short prose line look larger than the body."""
     sizes: Counter[float] = Counter()
     fams: Counter[str] = Counter()
-    bold = 0
-    total = 0
+    prose: Counter[float] = Counter()
+    prose_fams: Counter[str] = Counter()
+    bold = prose_bold = 0
     lefts: Counter[int] = Counter()
     rights: Counter[int] = Counter()
     for u in pages:
@@ -180,16 +188,22 @@ def _body(doc: SourceDoc, pages: range, skip: set[tuple[int, int]]) -> _Body:
             if (u, j) in skip:
                 continue
             n = len(line.text)
-            sizes[round(line.size * 2) / 2] += n
+            size = round(line.size * 2) / 2
+            sizes[size] += n
             fams[line.font] += n
-            total += n
-            if line.bold:
-                bold += n
+            bold += n if line.bold else 0
+            if not _is_mono(line.font):
+                prose[size] += n
+                prose_fams[line.font] += n
+                prose_bold += n if line.bold else 0
             if n > 40:
                 lefts[int(line.x0)] += 1
                 rights[int(line.x1)] += 1
     if not sizes:
         return _Body(10.0, False, 72.0, 540.0, "")
+    total = sum(sizes.values())
+    if sum(prose.values()) >= H.body_prose_share * total:
+        sizes, fams, bold, total = prose, prose_fams, prose_bold, sum(prose.values())
     left = float(lefts.most_common(1)[0][0]) if lefts else 72.0
     right = float(rights.most_common(1)[0][0]) if rights else 540.0
     font = fams.most_common(1)[0][0]
@@ -251,6 +265,8 @@ def _beside(run: list[_Row], lines: list[Line], skip: set[int]) -> bool:
         if j in skip or j in own:
             continue
         if line.y0 < row.y1 - 1 and line.y1 > row.y0 + 1 and (line.x0 > row.x1 + 8 or line.x1 < row.x0 - 8):
+            if line.size < H.figure_label * row.size:
+                continue  # a diagram's labels in the next column, not a table's figures
             if _NUMERIC_CELL.match(line.text) and any(c.isdigit() for c in line.text):
                 if line.x1 < row.x0 and NUMBER_ONLY.match(line.text):
                     continue  # a section number printed in its own column
@@ -401,6 +417,40 @@ CENTRED_TOLERANCE = 12.0
 """Points by which a centred line's middle may miss the text column's middle."""
 
 
+_RUN_IN = re.compile(r"^(?P<title>[A-Z][^.;:!?]{2,80}?)\.\s+(?P<next>[A-Z(\\])")
+
+
+def _run_in(row: _Row) -> Numbering | None:
+    """A run-in sub-section (the AMS style): ``4.1. Priority Trees. Note the ...`` opens a paragraph
+    in the body type, a dotted section number, a short capitalised title and a full stop, the text
+    running on. Returns the heading's numbering (its ``rest`` is the title alone)."""
+    numbering = parse_numbering(row.text)
+    if numbering is None or numbering.kind != "decimal" or len(numbering.parts) < 2 or not numbering.rest:
+        return None
+    m = _RUN_IN.match(numbering.rest)
+    if m is None or len(m.group("title").split()) > H.run_in_words:
+        return None
+    return Numbering("decimal", numbering.depth, numbering.label, m.group("title"), numbering.parts)
+
+
+def _keep_run_in_series(found: list[Heading]) -> list[Heading]:
+    """Run-in headings are kept as a series: at least two under one numbered heading that was found
+    on its own line (``4. COMMANDS`` over ``4.1. Priority Trees.``, ``4.2. Computations.``); a lone
+    numbered sentence in a paragraph (``2.1. Install it. Then ...``) is running text."""
+    own = {h.numbering.parts for h in found if h.numbering is not None and h.numbering.kind == "decimal"
+           and not h.run_in}
+    parents = Counter(h.numbering.parts[:-1] for h in found if h.run_in and h.numbering is not None)
+    return [h for h in found if not h.run_in or (h.numbering is not None and h.numbering.parts[:-1] in own
+                                                 and parents[h.numbering.parts[:-1]] >= H.run_in_series)]
+
+
+def _beside_next(row: _Row, nxt: _Row | None) -> bool:
+    """A bare number in the body type labels the next row only on its baseline (a section number
+    in its own column); above it, it is a figure's or a table's number (a Karnaugh map's cell
+    index, a diagram's atom number), not the heading's label."""
+    return nxt is not None and abs(nxt.y0 - row.y0) < H.same_baseline * max(row.size, nxt.size)
+
+
 def _page_headings(u: int, rows: list[_Row], lines: list[Line], skip: set[int], body: _Body,
                    toc_page: bool) -> list[Heading]:
     out: list[Heading] = []
@@ -433,7 +483,8 @@ def _page_headings(u: int, rows: list[_Row], lines: list[Line], skip: set[int], 
             label = (f"{label[0]} {text}", label[1], label[2], True)
             after_label = True
             continue
-        if _is_label(text) and (_prominent(row, body) or NUMBER_ONLY.match(text)):
+        if _is_label(text) and (_prominent(row, body) or NUMBER_ONLY.match(text)
+                                and _beside_next(row, rows[i] if i < n else None)):
             has_number = bool(NUMBER_ONLY.match(text)) or len(text.split()) > 1
             label = (text, run[0].char, run[0].y0, has_number)
             after_label = True
@@ -452,6 +503,13 @@ def _page_headings(u: int, rows: list[_Row], lines: list[Line], skip: set[int], 
         if not ok:
             if label is not None and not _prominent(row, body):
                 label = None
+            runin = _run_in(row) if starts_block and not toc_page and numbering is not None \
+                and len(numbering.parts) >= 2 else None
+            if runin is not None:
+                style_key: StyleKey = (round(row.size * 2) / 2, row.bold, False, False, _family(row.font))
+                title = row.text[:row.text.find(runin.rest) + len(runin.rest)]
+                out.append(Heading(u, row.char, title, style_key, runin, row.y0, row.x0, 1, lines=(row.first,),
+                                   run_in=True))
             continue
         char, y0, lab = run[0].char, run[0].y0, None
         if label is not None and y0 - label[2] < 8 * row.size:
@@ -492,8 +550,9 @@ def scan_headings(doc: SourceDoc, pages: range | None = None, *, skip_pages: set
             if h.char <= first:
                 h.char = 0  # only a running header above it: the section owns the whole page
             found.append(h)
-    found = _drop_running_titles(found)
+    found = _keep_run_in_series(_drop_running_titles(found))
     found = _drop_repeated(found, len(pages))
+    _mark_version_runs(found)
     _mark_minor(found, body, len(pages))
     _assign_levels(found)
     return HeadingScan(found, body.size, body.bold, tocs, furn)
@@ -556,6 +615,34 @@ def _mark_minor(found: list[Heading], body: _Body, pages: int) -> None:
         if not depths or len(depths) > 1 or min(depths) > min(len(x.numbering.parts) for x in numbered
                                                              if x.numbering is not None):
             h.minor = True
+
+
+_VERSION = re.compile(r"\d+(?:\.\d+)+[a-z]?|\d+")
+
+
+def _mark_version_runs(found: list[Heading]) -> None:
+    """A change history (``Changes between 6.12 and 6.13``, ``Version 4.0`` ... ``Version 4.17``):
+    a run of same-style unnumbered headings that read alike but for their version numbers are
+    entries of one list, not sections; they stay as minor headings (subdivision may cut at them)."""
+    major = [h for h in found if not h.minor]
+    start = 0
+    for k in range(1, len(major) + 1):
+        if k < len(major) and _version_like(major[start], major[k]):
+            continue
+        run = major[start:k]
+        if len(run) >= H.version_run:
+            for h in run:
+                h.minor = True
+        start = k
+
+
+def _version_like(first: Heading, h: Heading) -> bool:
+    if first.numbering is not None or h.numbering is not None or first.style != h.style:
+        return False
+    if not _VERSION.search(first.title) or not _VERSION.search(h.title):
+        return False
+    a, b = (_VERSION.sub("#", x.title.casefold()) for x in (first, h))
+    return fuzz.ratio(a, b) >= H.same_title * 100
 
 
 def _prefix_of(numbers: list[tuple[str, ...]], k: int) -> tuple[str, ...]:

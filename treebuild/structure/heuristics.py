@@ -73,6 +73,22 @@ class Heuristics:
     """A size this much above the body size is a heading size."""
     repeat_share: float = 0.03
     """An unnumbered title on this share of pages (and at least 5) is a form or table header."""
+    run_in_words: int = 6
+    """A run-in sub-section title (``4.1. Priority Trees. Note ...``) has at most this many words."""
+    run_in_series: int = 2
+    """... and comes with at least this many siblings under a numbered heading found on its own line."""
+    figure_label: float = 0.6
+    """Text beside a heading smaller than this share of its size is a figure's labels (atom numbers in a
+    diagram in the next column), not a table row's cells that would make the heading a row label."""
+    same_baseline: float = 0.4
+    """Rows whose tops differ by less than this share of the type size sit on one baseline (a bare number
+    in the body type labels a heading only there; above it, it is a figure's number)."""
+    version_run: int = 6
+    """This many same-style headings in a row that differ only in their version numbers are a change
+    history's entries, not sections (a few such headings may be real sections: ``Version 2 API``)."""
+    body_prose_share: float = 0.2
+    """The body size is read from the non-monospace text when it holds this share of the characters
+    (code listings set in a smaller type are not the body; an all-code document keeps its own)."""
 
     # printed TOC (toc.py, toc_place.py)
     min_placed_ratio: float = 0.3
@@ -93,6 +109,9 @@ class Heuristics:
     """... nor more (a long document's TOC is near its front)."""
     toc_enough_entries: int = 8
     """A TOC run with this many entries ends the search (smaller runs: a short list of parts first)."""
+    toc_row_extra: int = 16
+    """Characters a TOC row's text line holds beyond its title (section and page numbers): where the TOC
+    ends on its last page is its last such line, not a sentence of the first section that names the entry."""
     toc_span_pages: int = 40
     """Pages searched forward for a TOC entry without a usable page reference."""
     toc_vote_samples: int = 12

@@ -113,7 +113,7 @@ def _parse(text: str) -> Numbering | None:
     if m:
         num, rest = m.group("num"), m.group("rest").strip()
         parts = tuple(num.split("."))
-        if not _title_start(rest):
+        if not _title_start(rest) and not (len(parts) >= 2 and _COUNTED_TITLE.match(rest)):
             return None
         if len(parts) == 1 and not m.group("dot") and not m.group("dash") and rest and not rest[:1].isupper():
             return None
@@ -137,6 +137,10 @@ def _parse(text: str) -> Numbering | None:
     if m and _title_start(m.group("rest").strip()):
         return Numbering("paren", 1, f"({m.group('num')})", m.group("rest").strip(), (m.group("num"),))
     return None
+
+
+_COUNTED_TITLE = re.compile(r"^[0-9]{1,3} [A-Z][a-z]{2,}")
+"""A title that opens with a count (``6.1 2 Variables``): after a dotted section number only."""
 
 
 def _title_start(rest: str) -> bool:

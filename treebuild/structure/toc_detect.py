@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..model import Line, SourceDoc
 from .heuristics import HEURISTICS as H
@@ -204,12 +204,32 @@ def page_rows(doc: SourceDoc, unit: int) -> list[Row]:
     rows = [_row(unit, s) for s in segments]
     two_column = splits >= H.min_column_rows and sum(1 for r in rows if r.x0 < middle) >= H.min_column_rows
     if two_column:
-        boundary = gutter
-        left_rows = [r for r in rows if r.x0 < boundary]
-        right_rows = [r for r in rows if r.x0 >= boundary]
+        above, band, below = _column_band(rows)
+        left_rows = [r for r in band if r.x0 < gutter]
+        right_rows = [r for r in band if r.x0 >= gutter]
         if right_rows and all(r.x1 <= middle + H.column_overlap * (right - left) for r in left_rows):
-            return left_rows + right_rows
+            return above + left_rows + _shift(right_rows, min(r.x0 for r in left_rows)) + below
     return rows
+
+
+def _shift(rows: list[Row], x0: float) -> list[Row]:
+    """The right column's rows moved onto the left column's margin, so that indentation means the same
+    in both (a chapter heading the right column is not nested under the left column's last one)."""
+    dx = min(r.x0 for r in rows) - x0
+    return [replace(r, cells=[Cell(c.text, c.x0 - dx, c.x1 - dx) for c in r.cells]) for r in rows]
+
+
+def _column_band(rows: list[Row]) -> tuple[list[Row], list[Row], list[Row]]:
+    """Rows above, within and below the band of the page where the TOC's columns run (from the first
+    to the last entry row that ends with a page number): a centred title block above the columns
+    and the first section's full-width text below them are not a column."""
+    entries = [r for r in rows if _ends_with_page(r.cells[-1].text) and any(c.isalpha() for c in r.text)]
+    if not entries:
+        return [], rows, []
+    top, bottom = min(r.y0 for r in entries), max(r.y1 for r in entries)
+    above = [r for r in rows if r.y1 <= top]
+    below = [r for r in rows if r.y0 >= bottom]
+    return above, [r for r in rows if r.y1 > top and r.y0 < bottom], below
 
 
 def _split_columns(group: list[Line], middle: float) -> list[list[Line]]:
@@ -511,8 +531,7 @@ def toc_like_pages(doc: SourceDoc, pages: range, skip: set[tuple[int, int]] | No
         leaders = sum(1 for ln in lines if LEADER_TAIL.search(ln.text))
         numbers = sum(1 for ln in lines if is_page_number(ln.text))
         items = sum(1 for ln in lines if _ITEM_LINE.match(ln.text))
-        titled = any(CONTENTS_WORD.search(ln.text) and len(ln.text) < H.contents_title_chars
-                     for ln in lines[:H.contents_title_lines])
+        titled = any(_listing_title(ln.text) for ln in lines[:H.contents_title_lines])
         if leaders >= least and leaders >= H.listing_leader_share * len(lines):
             out.add(u)
         elif titled and (numbers + leaders >= least or items >= least):
@@ -520,6 +539,17 @@ def toc_like_pages(doc: SourceDoc, pages: range, skip: set[tuple[int, int]] | No
         elif items >= H.item_listing and numbers >= least:
             out.add(u)
     return out
+
+
+def _listing_title(text: str) -> bool:
+    """``Contents``, ``Table of Contents``, ``Index to Financial Statements``: the listing word opens the
+    line (after ``... of``); a section titled ``Register contents`` over a page of bit numbers does not
+    make a listing."""
+    m = CONTENTS_WORD.search(text)
+    if m is None or len(text) >= H.contents_title_chars:
+        return False
+    lead = text[:m.start()].strip().casefold()
+    return not lead or lead.endswith(" of") or lead == "of"
 
 
 def _result(pages: list[int], scores: dict[int, _PageScore], paged: bool) -> TocPages:

@@ -312,12 +312,14 @@ def place_entries(doc: SourceDoc, entries: list[TocEntry], toc_pages: list[int],
     pt = texts or PageTexts(doc)
     n = len(doc.units)
     toc = set(toc_pages)
+    tail = _toc_end(pt, entries, toc_pages)
     expected = [pagemap.resolve(e.page) if e.page else None for e in entries]
     out: list[Placement] = []
     floor = Pos(0, -1)
     for i, entry in enumerate(entries):
         want = _want(entry)
-        skip = set() if want.self_ref else toc
+        skip = set() if want.self_ref else toc - ({tail.unit} if tail is not None else set())
+        below = tail if tail is not None and not want.self_ref else None
         exp = expected[i]
         if exp is not None:
             units = [exp + d for d in _WINDOW]
@@ -337,7 +339,7 @@ def place_entries(doc: SourceDoc, entries: list[TocEntry], toc_pages: list[int],
             passes = [[(u, want.label is None or u in near) for u in units]]
         for pool in passes:
             for u, typographic in pool:
-                hit = _exact_on_page(pt, u, want, floor.char + 1 if u == floor.unit else 0, typographic)
+                hit = _exact_on_page(pt, u, want, _min_char(u, floor, below), typographic)
                 if hit is not None:
                     how, score, char = hit
                     placement = Placement(entry, Pos(u, char), _confidence(how, score, u, exp), how)
@@ -347,7 +349,7 @@ def place_entries(doc: SourceDoc, entries: list[TocEntry], toc_pages: list[int],
         if placement.pos is None:
             best: tuple[float, int, int, str] | None = None
             for u in near:
-                hit = _fuzzy_on_page(pt, u, want, floor.char + 1 if u == floor.unit else 0)
+                hit = _fuzzy_on_page(pt, u, want, _min_char(u, floor, below))
                 if hit is not None and (best is None or hit[1] > best[0]):
                     best = (hit[1], u, hit[2], hit[0])
             if best is not None:
@@ -357,6 +359,30 @@ def place_entries(doc: SourceDoc, entries: list[TocEntry], toc_pages: list[int],
             floor = placement.pos
         out.append(placement)
     return out
+
+
+def _min_char(unit: int, floor: Pos, below: Pos | None) -> int:
+    """Where the search for a heading starts on ``unit``: after the previous entry's heading, and
+    on the TOC's last page after the TOC (``below``)."""
+    start = floor.char + 1 if unit == floor.unit else 0
+    return max(start, below.char + 1) if below is not None and unit == below.unit else start
+
+
+def _toc_end(pt: PageTexts, entries: list[TocEntry], toc_pages: list[int]) -> Pos | None:
+    """Where the printed TOC ends on its last page (the row of the last entry read there that gives
+    a page; a page-less last row may be that very heading): the first section often starts below
+    it, on the same page (``1 Introduction`` under ``Contents``)."""
+    if not toc_pages:
+        return None
+    last = max(toc_pages)
+    rows = [e for e in entries if e.unit == last and e.page]
+    if not rows:
+        return None
+    want = _want(max(rows, key=lambda e: e.order))
+    probe = want.bare or want.full
+    # its last line that reads as the row (label and page number aside), not a sentence that names it
+    hits = [char for char, norm in pt.text_lines(last) if probe in norm and len(norm) <= len(probe) + H.toc_row_extra]
+    return Pos(last, hits[-1]) if hits else None
 
 
 def _confidence(how: str, score: float, unit: int, expected: int | None) -> float:
