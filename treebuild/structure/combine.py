@@ -15,13 +15,11 @@ from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Callable
 
-from rapidfuzz import fuzz
-
 from ..model import Mark, Pos
 from .headings import MAX_LEVEL, Heading, to_marks
 from .heuristics import HEURISTICS as H
 from .numbering import common_prefix, parse_numbering, strip_numbering
-from .text import normalize_title
+from .text import normalize_title, same_title
 
 __all__ = ["same_heading", "nest", "merge_skeletons", "enrich_outline", "levels_from_numbering"]
 
@@ -37,7 +35,7 @@ def same_heading(a: Mark, b: Mark) -> bool:
         return False
     ka, kb = _key(a.title), _key(b.title)
     if ka and kb:
-        if fuzz.ratio(ka, kb) >= H.same_title * 100:
+        if same_title(ka, kb):
             return True
         if min(len(ka), len(kb)) >= 8 and (ka in kb or kb in ka):
             return True
@@ -141,7 +139,7 @@ def _up_to_twins(skel: list[Mark], marks: list[Mark]) -> list[Mark]:
             floor = max(skel[i - 1].pos, Pos(e.pos.unit, -1)) if i else Pos(e.pos.unit, -1)
             lo, hi = bisect_right(starts, floor), bisect_left(starts, e.pos)
             key = _key(e.title) if hi > lo else ""
-            twin = next((m for m in order[lo:hi] if fuzz.ratio(_key(m.title), key) >= H.same_title * 100),
+            twin = next((m for m in order[lo:hi] if same_title(_key(m.title), key)),
                         None) if key else None
         out.append(Mark(e.title, e.level, twin.pos, e.origin, e.confidence) if twin is not None else e)
     return out
@@ -157,7 +155,7 @@ def _repeats(m: Mark, entry: Mark) -> bool:
     if m.pos.char - entry.pos.char <= H.echo_chars or parse_numbering(m.title) is not None:
         return True
     ka, kb = _key(m.title), _key(entry.title)
-    return not (ka and kb) or fuzz.ratio(ka, kb) >= H.same_title * 100 or ka == kb
+    return not (ka and kb) or same_title(ka, kb)
 
 
 def _add_peers(skel: list[Mark], pairs: list[tuple[Heading, Mark]]) -> tuple[list[Mark], list[tuple[Heading, Mark]]]:

@@ -22,8 +22,6 @@ import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
-from rapidfuzz import fuzz
-
 from ..model import Line, Mark, Origin, Pos, SourceDoc
 from .furniture import furniture
 from .heuristics import HEURISTICS as H
@@ -39,6 +37,7 @@ from .numbering import (
     strip_numbering,
 )
 from .patterns import CONTENTS_WORD, LEADER_TAIL, is_page_number
+from .text import same_title
 from .toc_detect import toc_like_pages
 
 __all__ = ["Heading", "HeadingScan", "StyleKey", "scan_headings", "heading_marks", "to_marks", "toc_like_pages",
@@ -642,7 +641,7 @@ def _version_like(first: Heading, h: Heading) -> bool:
     if not _VERSION.search(first.title) or not _VERSION.search(h.title):
         return False
     a, b = (_VERSION.sub("#", x.title.casefold()) for x in (first, h))
-    return fuzz.ratio(a, b) >= H.same_title * 100
+    return same_title(a, b)
 
 
 def _prefix_of(numbers: list[tuple[str, ...]], k: int) -> tuple[str, ...]:

@@ -12,7 +12,9 @@ import unicodedata
 
 from rapidfuzz import fuzz
 
-__all__ = ["normalize_title", "title_similarity"]
+from .heuristics import HEURISTICS as H
+
+__all__ = ["normalize_title", "same_title", "title_similarity"]
 
 _NON_WORD = re.compile(r"[\W_]+")
 _COMBINING = re.compile(r"[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]+")
@@ -40,3 +42,9 @@ def title_similarity(a: str, b: str) -> float:
     if not na or not nb:
         return 0.0
     return float(fuzz.ratio(na, nb)) / 100.0
+
+
+def same_title(a: str, b: str) -> bool:
+    """Two title keys (already normalised by the caller) name the same title: rapidfuzz ratio of at
+    least ``H.same_title``, so a letter-spacing repair or a dropped word still matches."""
+    return fuzz.ratio(a, b) >= H.same_title * 100
