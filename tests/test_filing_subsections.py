@@ -114,14 +114,9 @@ def test_a_toc_entry_placed_on_its_running_footer_moves_up_to_its_heading(tmp_pa
     placed on that footer line of the section's first page moves up to its heading at the top of
     the page, so notes 1 and 2 printed between them are its children (they used to sit in the
     previous section and be dropped)."""
-    from test_structure_classes import _contents_page
+    from test_structure_classes import _contents_page, _overview_then_statements
 
-    w = Writer(header=None)
-    w.new_page()
-    pages: dict[str, int] = {}
-    pages["Overview"] = w.heading("Overview", size=20)
-    w.fill_pages(2)
-    pages["Financial Statements"] = w.heading("Financial Statements", size=20)
+    w, pages = _overview_then_statements()
     w.paras(3)
     w.new_page()
     notes_title = "Notes to Consolidated Financial Statements"

@@ -208,16 +208,22 @@ def _contents_page(w: Writer, page: int, rows: list[tuple[int, str, int]]) -> No
         y += 16
 
 
+def _overview_then_statements() -> tuple[Writer, dict[str, int]]:
+    """A report opening with a two-page Overview and then a Financial Statements heading; the start
+    page of each heading written, by title."""
+    w = Writer(header=None)
+    w.new_page()
+    pages = {"Overview": w.heading("Overview", size=20)}
+    w.fill_pages(2)
+    pages["Financial Statements"] = w.heading("Financial Statements", size=20)
+    return w, pages
+
+
 def test_statements_after_the_auditors_report_are_its_siblings(tmp_path: Path) -> None:
     """A printed TOC lists the auditor's report and the notes, not the statements between them.
     The statements are set like the listed entries: they are siblings of the report, not sections
     inside it (the report used to absorb them, and they were dropped as no finer than it)."""
-    w = Writer(header=None)
-    w.new_page()
-    pages: dict[str, int] = {}
-    pages["Overview"] = w.heading("Overview", size=20)
-    w.fill_pages(2)
-    pages["Financial Statements"] = w.heading("Financial Statements", size=20)
+    w, pages = _overview_then_statements()
     w.para(LOREM)
     pages["Report of Independent Auditors"] = w.heading("Report of Independent Auditors", size=16)
     w.paras(3)
