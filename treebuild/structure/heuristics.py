@@ -239,5 +239,13 @@ class Heuristics:
     """Points right of a filing's heading margin beyond which a heading is set off like a centred one
     (indented sub-heads sit within about 40 points of the margin)."""
 
+    # filings, fourth pass (filing/schedules.py)
+    schedule_title_lines: int = 6
+    """A schedule page's title block: company, label, name, statement, period, units."""
+    schedule_note_chars: int = 120
+    """A numbered note's heading line on a schedule page is shorter (longer lines are paragraphs)."""
+    schedule_run_on: int = 2
+    """A schedule page may run on to this many pages without a title block of their own."""
+
 
 HEURISTICS = Heuristics()

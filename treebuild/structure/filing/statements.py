@@ -25,7 +25,7 @@ from ..toc_parse import TocEntry, parse_rows
 from ..toc_place import PageTexts, place_entries
 
 __all__ = ["StatementsIndex", "find_statements_index", "statement_marks", "statements_start", "nest_notes",
-           "item_children", "is_note", "STATEMENTS_TITLE"]
+           "item_children", "is_note", "statement_title", "STATEMENTS_TITLE"]
 
 STATEMENTS_TITLE = "Financial Statements"
 TOP_CHARS = 250
@@ -58,6 +58,11 @@ class StatementsIndex:
 
 def _norm(text: str) -> str:
     return " ".join(text.replace("\u00a0", " ").split())
+
+
+def statement_title(title: str) -> bool:
+    """``Consolidated Balance Sheets``, ``STATEMENTS OF CASH FLOWS``, an auditor's report: a statement's title."""
+    return bool(_STATEMENT.match(title))
 
 
 def is_note(title: str) -> bool:

@@ -1,0 +1,106 @@
+"""Filings pass 4 (issue 8): classes found in the filings' misses, each on a filing generated in the
+test: the financial statement schedules printed after the signatures."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from structgen import LOREM, Writer
+
+from treebuild.model import Node
+from treebuild.readers import read
+from treebuild.settings import BuildSettings
+from treebuild.structure import build_nodes
+
+DETECT = BuildSettings(ignore_outline=True, subdivide=False)
+
+
+def _tree(roots: list[Node]) -> list[tuple[int, str, int]]:
+    """(depth, title, start page) of every detected section."""
+    return [(n.depth, n.title, n.start_page or 0) for r in roots for n in r.walk() if n.origin != "preface"]
+
+
+def _ten_k(w: Writer) -> None:
+    """Cover, Parts and Items up to Item 16, and the Signatures page."""
+    w.centred("UNITED STATES SECURITIES AND EXCHANGE COMMISSION", 17)
+    w.heading("FORM 10-K", size=17, space=40)
+    w.paras(2)
+    w.new_page()
+    for part, items in (("PART I", ["Item 1. Business", "Item 1A. Risk Factors", "Item 2. Properties"]),
+                        ("PART IV", ["Item 15. Exhibits and Financial Statement Schedules",
+                                     "Item 16. Form 10-K Summary"])):
+        w.heading(part, size=10, bold=True, space=14)
+        for item in items:
+            w.heading(item, size=10, bold=True, space=14)
+            w.paras(2)
+    w.new_page()
+    w.centred("SIGNATURES", 10)
+    w.paras(1)
+
+
+def _schedule_page(w: Writer, label: str, name: str, part: str, period: str) -> None:
+    """A schedule page's title block, centred in bold: company, label and name, the statement, the
+    period; then a table's rows."""
+    w.new_page()
+    w.centred("EXAMPLE CORPORATION", 10)
+    w.centred(f"{label} {name}" if name else label, 10)
+    w.centred(part, 10)
+    w.centred(period, 10)
+    for row in ("Cash and cash equivalents    70    84", "Accounts receivable    12    15"):
+        w.line(row, 8)
+
+
+def test_schedules_after_the_signatures_are_sections_with_their_statements(tmp_path: Path) -> None:
+    """Schedule I prints the parent's balance sheet, statements and notes after the signatures, one
+    page each under a title block, behind the auditor's report on the schedules; a lone Schedule II
+    follows. They are a ``Financial Statement Schedules`` section with the report, one section per
+    schedule (label and name, not the company or the period) and the statements and numbered notes
+    inside it. (Each page's title block used to be one heading, ``SCHEDULE I CONDENSED FINANCIAL
+    INFORMATION OF PARENT BALANCE SHEETS DECEMBER 31, 2022 AND 2021``, under the Signatures.)"""
+    w = Writer(header="Example Corp 2022 Form 10-K")
+    _ten_k(w)
+    w.new_page()
+    w.centred("Report of Independent Registered Public Accounting Firm", 10)
+    w.para("To the Stockholders and the Board of Directors of Example Corporation")
+    w.paras(2)
+    name = "CONDENSED FINANCIAL INFORMATION OF PARENT"
+    _schedule_page(w, "SCHEDULE I", name, "BALANCE SHEETS", "DECEMBER 31, 2022 AND 2021")
+    _schedule_page(w, "SCHEDULE I", name, "STATEMENTS OF OPERATIONS", "YEARS ENDED DECEMBER 31, 2022 AND 2021")
+    w.new_page()
+    w.centred("EXAMPLE CORPORATION", 10)
+    w.centred("SCHEDULE I", 10)
+    w.centred("NOTES TO SCHEDULE I", 10)
+    w.line("1. Application of Significant Accounting Principles", bold=True)
+    w.para(LOREM)
+    w.line("2. Guarantees and Letters of Credit", bold=True)
+    w.para(LOREM)
+    _schedule_page(w, "SCHEDULE II", "", "VALUATION AND QUALIFYING ACCOUNTS", "FOR THE YEARS ENDED DECEMBER 31, 2022")
+    roots, _ = build_nodes(read(w.save(tmp_path / "tenk.pdf")), DETECT)
+    tree = _tree(roots)
+    sig = next(i for i, (_, t, _) in enumerate(tree) if t == "SIGNATURES")
+    assert tree[sig + 1:] == [
+        (1, "Financial Statement Schedules", 5),
+        (2, "Report of Independent Registered Public Accounting Firm", 5),
+        (2, "SCHEDULE I CONDENSED FINANCIAL INFORMATION OF PARENT", 6),
+        (3, "BALANCE SHEETS", 6),
+        (3, "STATEMENTS OF OPERATIONS", 7),
+        (3, "NOTES TO SCHEDULE I", 8),
+        (4, "1. Application of Significant Accounting Principles", 8),
+        (4, "2. Guarantees and Letters of Credit", 8),
+        (2, "SCHEDULE II VALUATION AND QUALIFYING ACCOUNTS", 9),
+    ]
+
+
+def test_a_lone_schedule_after_the_signatures_is_top_level(tmp_path: Path) -> None:
+    """One schedule after the signatures (``Schedule II - Valuation and Qualifying Accounts`` under
+    the company's name) is a top-level section of its own, titled without the company's name (it
+    used to be the Signatures' sub-section, company name first)."""
+    w = Writer(header="Example Corp 2022 Form 10-K")
+    _ten_k(w)
+    w.new_page()
+    w.line("Example Corporation and Subsidiaries", bold=True)
+    w.line("Schedule II - Valuation and Qualifying Accounts", bold=True)
+    w.line("In Millions", 8, bold=True)
+    w.line("Allowance for doubtful accounts:    12    15", 8)
+    roots, _ = build_nodes(read(w.save(tmp_path / "tenk.pdf")), DETECT)
+    assert _tree(roots)[-2:] == [(1, "SIGNATURES", 4), (1, "Schedule II - Valuation and Qualifying Accounts", 5)]
