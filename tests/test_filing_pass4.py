@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pymupdf
 from structgen import LOREM, Writer
 
 from treebuild.model import Node
@@ -104,3 +105,59 @@ def test_a_lone_schedule_after_the_signatures_is_top_level(tmp_path: Path) -> No
     w.line("Allowance for doubtful accounts:    12    15", 8)
     roots, _ = build_nodes(read(w.save(tmp_path / "tenk.pdf")), DETECT)
     assert _tree(roots)[-2:] == [(1, "SIGNATURES", 4), (1, "Schedule II - Valuation and Qualifying Accounts", 5)]
+
+
+def test_the_printed_tocs_title_is_not_merged_with_the_title_block_above_it(tmp_path: Path) -> None:
+    """The contents page opens with a centred bold title block (form, fiscal year) and ``TABLE OF
+    CONTENTS`` right under it in the same type: the TOC's own title is the section, alone (it used
+    to be one title with the block above it, ``Form 10-K For the Fiscal Year Ended ... TABLE OF
+    CONTENTS``)."""
+    w = Writer(header="Example Corp 2022 Form 10-K")
+    w.centred("UNITED STATES SECURITIES AND EXCHANGE COMMISSION", 17)
+    w.heading("FORM 10-K", size=17, space=40)
+    w.paras(2)
+    w.new_page()
+    w.new_page()  # page 2 is the contents page, filled in below
+    rows: list[tuple[str, int]] = []
+    for part, items in (("Part I", ["Item 1. Business", "Item 1A. Risk Factors", "Item 2. Properties"]),
+                        ("Part II", ["Item 7. Management's Discussion and Analysis", "Item 8. Financial Statements"])):
+        rows.append((part, w.heading(part, size=10, bold=True, space=14)))
+        for item in items:
+            rows.append((item, w.heading(item, size=10, bold=True, space=14)))
+            w.fill_pages(1)
+    contents = w.doc[1]
+    y = 100.0
+    for line in ("Example Corp", "Form 10-K", "For the Fiscal Year Ended December 31, 2022", "TABLE OF CONTENTS"):
+        width = pymupdf.get_text_length(line, fontname="hebo", fontsize=10)
+        contents.insert_text(((612 - width) / 2, y), line, fontsize=10, fontname="hebo")
+        y += 22 if line == "Example Corp" else 12
+    y += 20
+    for title, page in rows:
+        contents.insert_text((72, y), title, fontsize=9, fontname="hebo" if title.startswith("Part") else "helv")
+        contents.insert_text((520, y), str(page), fontsize=9, fontname="helv")
+        y += 14
+    roots, _ = build_nodes(read(w.save(tmp_path / "tenk.pdf")), DETECT)
+    assert [(d, t, p) for d, t, p in _tree(roots) if p == 2] == [(1, "TABLE OF CONTENTS", 2)]
+
+
+def test_a_company_name_over_a_statements_title_is_not_part_of_it(tmp_path: Path) -> None:
+    """An earnings release's statement pages print the registrant's name on the line above the
+    statement's title, in the same bold type: the section is ``Consolidated Balance Sheets`` (it
+    used to be ``Example Corporation Consolidated Balance Sheets``, which a reader, or an outline,
+    does not call it)."""
+    w = Writer(header=None)
+    w.heading("Example Corporation Reports Fourth Quarter Results", size=16)
+    w.paras(3)
+    w.heading("Segment Results", size=11)
+    w.paras(3)
+    for title in ("Consolidated Statements of Earnings", "Consolidated Balance Sheets"):
+        w.new_page()
+        w.line("Example Corporation", 11, bold=True)
+        w.line(title, 11, bold=True)
+        w.line("(unaudited; in millions)", 11, bold=True)
+        w.y += 10
+        for row in ("Net sales    17,000    16,000", "Cost of sales    15,000    14,000"):
+            w.line(row, 8)
+    roots, _ = build_nodes(read(w.save(tmp_path / "release.pdf")), DETECT)
+    titles = [t for _, t, _ in _tree(roots)]
+    assert titles[-2:] == ["Consolidated Statements of Earnings", "Consolidated Balance Sheets"]

@@ -36,9 +36,9 @@ from .numbering import (
     strip_dates,
     strip_numbering,
 )
-from .patterns import CONTENTS_WORD, LEADER_TAIL, is_page_number
+from .patterns import CONTENTS_WORD, LEADER_TAIL, company_prefix, is_page_number
 from .text import same_title
-from .toc_detect import toc_like_pages
+from .toc_detect import listing_title, toc_like_pages
 
 __all__ = ["Heading", "HeadingScan", "StyleKey", "scan_headings", "heading_marks", "to_marks", "toc_like_pages",
            "body_text_like", "code_like", "clean_title", "MAX_LEVEL"]
@@ -354,8 +354,11 @@ def _heading_text(text: str) -> bool:
 
 
 def clean_title(text: str) -> str:
-    """A heading's title without glued footnote markers and a trailing qualifier (never emptied)."""
+    """A heading's title without glued footnote markers and a trailing qualifier, nor the registrant's
+    name set on the line above a statement's title (``Lockheed Martin Corporation / Consolidated
+    Balance Sheets``); never emptied."""
     out = _QUALIFIER.sub("", _FOOTNOTE.sub("", text)).strip()
+    out = out[company_prefix(out):]
     return out or text
 
 
@@ -467,7 +470,8 @@ def _page_headings(u: int, rows: list[_Row], lines: list[Line], skip: set[int], 
                      or abs(rows[k].x0 + rows[k].x1 - row.x0 - row.x1) < 30) \
                 and parse_numbering(rows[k].text) is None and not _is_label(rows[k].text) \
                 and not (_caps(row.text) and not _caps(rows[k].text)) \
-                and not _DATE_ONLY.match(rows[k].text):
+                and not _DATE_ONLY.match(rows[k].text) \
+                and not (toc_page and (listing_title(rows[k].text) or listing_title(row.text))):
             k += 1
         run = rows[i:k]
         text = strip_dates(" ".join(r.text for r in run))

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from ...model import Line, Mark, Origin, Pos, SourceDoc
 from ..heuristics import HEURISTICS as H
-from ..patterns import is_page_number
+from ..patterns import COMPANY_LINE, is_page_number
 from .statements import TOP_CHARS, is_note, statement_title
 
 __all__ = ["SCHEDULES_TITLE", "schedule_marks", "find_schedules"]
@@ -37,8 +37,6 @@ _LABEL = re.compile(r"^schedule\s+(?P<num>[ivx]{1,5}|[0-9]{1,2})\b\s*[-\u2013\u2
 _INDEX = re.compile(r"^index (?:to|of) (?:the )?(?:consolidated )?(?:financial statement )?schedules?$", re.IGNORECASE)
 _REPORT = re.compile(r"^reports? of independent registered public accounting firm", re.IGNORECASE)
 _NOTES = re.compile(r"^notes? to\b", re.IGNORECASE)
-_COMPANY = re.compile(r"\b(?:inc|incorporated|corporation|corp|company|companies|subsidiaries|llc|ltd|plc)\.?$",
-                      re.IGNORECASE)
 _PERIOD = re.compile(r"^\(?\s*(?:in (?:millions|thousands|billions)|(?:for )?(?:the )?(?:fiscal )?(?:years?|quarters?|"
                      r"periods?|months?) ended|(?:as of|at)\s|fiscal year\b|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|"
                      r"oct|nov|dec)[a-z]*\.?\s+[0-9])", re.IGNORECASE)
@@ -87,11 +85,11 @@ def _page_title(doc: SourceDoc, unit: int, furniture: set[tuple[int, int]]) -> _
     texts = [_norm(ln.text) for ln in lines]
     k = next((i for i, t in enumerate(texts) if _LABEL.match(t)), None)
     if k is None:
-        first = next((t for t in texts if not _COMPANY.search(t)), "")
+        first = next((t for t in texts if not COMPANY_LINE.search(t)), "")
         if _REPORT.match(first):
             return _PageTitle("report", name=first)
         return _PageTitle("index") if _INDEX.match(first) else None
-    if sum(len(t) for t in texts[:k]) > TOP_CHARS or not all(_COMPANY.search(t) for t in texts[:k]):
+    if sum(len(t) for t in texts[:k]) > TOP_CHARS or not all(COMPANY_LINE.search(t) for t in texts[:k]):
         return None
     m = _LABEL.match(texts[k])
     assert m is not None
@@ -102,7 +100,7 @@ def _page_title(doc: SourceDoc, unit: int, furniture: set[tuple[int, int]]) -> _
         if statement_title(text) or _NOTES.match(text):
             part, part_char = text, ln.char
             break
-        if not name and not _COMPANY.search(text):
+        if not name and not COMPANY_LINE.search(text):
             name = text
     head = texts[k][: m.start("rest")].rstrip(" .:-\u2013\u2014") if m.group("rest") else texts[k]
     return _PageTitle("label", m.group("num").upper(), f"{head} {name}".strip() if not m.group("rest")

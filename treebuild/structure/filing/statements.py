@@ -19,6 +19,7 @@ from ...model import Line, Mark, Origin, Pos, SourceDoc
 from ..headings import HeadingScan
 from ..numbering import parse_numbering
 from ..pagemap import PageMap
+from ..patterns import COMPANY, STATEMENT_TITLE
 from ..text import normalize_title
 from ..toc_detect import TocPages, entry_like, page_rows, right_edge, row_entry
 from ..toc_parse import TocEntry, parse_rows
@@ -34,13 +35,8 @@ TOP_CHARS = 250
 _INDEX = re.compile(r"^(?:.{0,60}\s)?index (?:to|of) (?:the )?(?P<what>(?:consolidated |combined )?(?:condensed )?"
                     r"financial statements(?: and (?:financial statement |supplementary |supplemental )?"
                     r"(?:schedules?|data))?)$", re.IGNORECASE)
-_COMPANY = (r"(?:.{0,60}?\b(?:inc|incorporated|corporation|corp|company|companies|subsidiaries|llc|ltd|plc)"
-            r"\.?\s+)?")  # "The Boeing Company and Subsidiaries" printed above (and joined to) the title
-_STATEMENT = re.compile(
-    rf"^{_COMPANY}(?:reports? of independent registered public accounting firm|"
-    r"(?:condensed )?(?:consolidated |combined )?(?:condensed )?(?:statements? of (?:income|operations|earnings|"
-    r"comprehensive|cash flows?|financial (?:position|condition)|changes in|(?:stockholders|shareholders|members)|"
-    r"equity)|balance sheets?))", re.IGNORECASE)
+_COMPANY = COMPANY  # "The Boeing Company and Subsidiaries" printed above (and joined to) the title
+_STATEMENT = STATEMENT_TITLE
 _TITLE_BLOCK = 100  # characters of bold lines (a company name) that may sit above a statement's title
 _TRAILING_NOTE = re.compile(r"\s*\([^()]*\)$")
 _NOTES_TO = re.compile(rf"^{_COMPANY}notes? to (?:the )?(?:condensed )?(?:consolidated |combined )?(?:condensed )?"
