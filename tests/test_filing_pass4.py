@@ -161,3 +161,18 @@ def test_a_company_name_over_a_statements_title_is_not_part_of_it(tmp_path: Path
     roots, _ = build_nodes(read(w.save(tmp_path / "release.pdf")), DETECT)
     titles = [t for _, t, _ in _tree(roots)]
     assert titles[-2:] == ["Consolidated Statements of Earnings", "Consolidated Balance Sheets"]
+
+
+def test_an_index_row_naming_the_audit_firm_finds_the_report(tmp_path: Path) -> None:
+    """Item 8's index of the statements names the audit firm in the report's row (``Report of
+    Example Audit LLP, Independent Registered Public Accounting Firm``); the report's page prints
+    the title without it. The report is still one of Item 8's sections (its row used to find no
+    line on the pages, and the report was missing from the tree)."""
+    from structgen import filing_with_tail
+
+    path, pages = filing_with_tail(tmp_path / "tenk.pdf", statements_in_item8=True,
+                                   auditor_in_index="Example Audit LLP")
+    roots, _ = build_nodes(read(path), DETECT)
+    item8 = next(n for r in roots for n in r.walk() if n.title.startswith("Item 8."))
+    report = "Report of Independent Registered Public Accounting Firm"
+    assert [(c.title, c.start_page) for c in item8.children][0] == (report, pages[report])

@@ -39,6 +39,8 @@ _COMPANY = COMPANY  # "The Boeing Company and Subsidiaries" printed above (and j
 _STATEMENT = STATEMENT_TITLE
 _TITLE_BLOCK = 100  # characters of bold lines (a company name) that may sit above a statement's title
 _TRAILING_NOTE = re.compile(r"\s*\([^()]*\)$")
+_FIRM = re.compile(r"^(?P<report>reports? of )[^,]{1,60},\s*(?P<firm>independent registered public accounting firm)",
+                   re.IGNORECASE)  # "Report of KPMG LLP, Independent ...": the firm's name is not in the body's title
 _NOTES_TO = re.compile(rf"^{_COMPANY}notes? to (?:the )?(?:condensed )?(?:consolidated |combined )?(?:condensed )?"
                        r"financial statements", re.IGNORECASE)
 
@@ -161,7 +163,7 @@ def _index_entries(doc: SourceDoc, index: StatementsIndex, end: Pos,
     if not entries:
         return []
     for e in entries:  # "Report of ... Firm (KPMG LLP, Santa Clara, PCAOB ID 185)": the body prints no firm
-        bare = _TRAILING_NOTE.sub("", e.title)
+        bare = _FIRM.sub(r"\g<report>\g<firm>", _TRAILING_NOTE.sub("", e.title))
         if len(bare.split()) >= 3:
             e.title = bare
     last = index.pages[-1]
