@@ -176,3 +176,30 @@ def test_an_index_row_naming_the_audit_firm_finds_the_report(tmp_path: Path) -> 
     item8 = next(n for r in roots for n in r.walk() if n.title.startswith("Item 8."))
     report = "Report of Independent Registered Public Accounting Firm"
     assert [(c.title, c.start_page) for c in item8.children][0] == (report, pages[report])
+
+
+def test_table_pages_titled_under_the_company_name_are_sections(tmp_path: Path) -> None:
+    """An earnings release prints its statements and supplemental tables one per page, each under
+    the registrant's name (repeated atop every such page) in a bold type smaller than the release's
+    11-point text: every page's title is a section (they used to be dropped as body-size bold lines,
+    minor next to the release's larger headings)."""
+    w = Writer(header=None)
+    for head in ("Example Corporation Reports Fourth Quarter Results", "Division Results", "Guidance and Outlook"):
+        w.heading(head, size=14)
+        w.paras(4, text=LOREM)
+        w.para(LOREM * 3, size=11)
+        w.new_page()
+    tables = ["Consolidated Statement of Income", "Supplemental Financial Information",
+              "Consolidated Statement of Cash Flows", "Consolidated Balance Sheet"]
+    for n, title in enumerate(tables):
+        if n:
+            w.new_page()
+        w.centred("Example Corporation and Subsidiaries", 10)
+        w.centred(title, 10)
+        w.centred("(in millions)", 10)
+        w.y += 10
+        for row in ("Net revenue    27,996    25,248", "Cost of sales    13,420    12,130", "Gross profit    14,576"):
+            w.line(row, 9)
+    roots, _ = build_nodes(read(w.save(tmp_path / "release.pdf")), DETECT)
+    found = [(t, p) for _, t, p in _tree(roots)]
+    assert found[-4:] == [(t, 4 + n) for n, t in enumerate(tables)]

@@ -8,7 +8,7 @@ import re
 
 __all__ = ["ROMAN_UPPER", "roman_value", "is_page_number", "FOLIO", "PAGE_TOKEN", "ARABIC", "ROMAN_LOWER", "PREFIXED",
            "ROMAN_LETTERS", "LEADER_CHARS", "LEADER", "LEADER_RUN", "LEADER_TAIL", "CONTENTS_WORD", "COMPANY",
-           "COMPANY_LINE", "STATEMENT_TITLE", "company_prefix"]
+           "COMPANY_LINE", "STATEMENT_TITLE"]
 
 ROMAN_UPPER = r"(?=[IVXLC])M{0,3}(?:C[MD]|D?C{0,3})(?:X[CL]|L?X{0,3})(?:I[XV]|V?I{0,3})"
 """A well-formed upper-case Roman numeral, as a regex fragment (``Part IV``, ``II.``)."""
@@ -88,8 +88,3 @@ STATEMENT_TITLE = re.compile(
     r"equity)|balance sheets?))", re.IGNORECASE)
 """A financial statement's or the auditor's report's title, the registrant's name before it optional."""
 
-
-def company_prefix(title: str) -> int:
-    """Length of the registrant's name joined before a statement title (0 when there is none)."""
-    m = STATEMENT_TITLE.match(title)
-    return m.end("company") if m is not None and m.group("company") else 0
