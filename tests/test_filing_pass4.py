@@ -203,3 +203,24 @@ def test_table_pages_titled_under_the_company_name_are_sections(tmp_path: Path) 
     roots, _ = build_nodes(read(w.save(tmp_path / "release.pdf")), DETECT)
     found = [(t, p) for _, t, p in _tree(roots)]
     assert found[-4:] == [(t, 4 + n) for n, t in enumerate(tables)]
+
+
+def test_two_column_headers_on_one_row_are_not_a_heading(tmp_path: Path) -> None:
+    """A release's summary table groups its columns under two bold headers on one row, far apart
+    (``Revenue`` over the growth columns, ``Volume`` over the volume ones), set larger than the
+    text: not a section titled ``Revenue Volume`` (it used to be one, on every such page)."""
+    w = Writer(header=None)
+    for head in ("Example Corporation Reports Fourth Quarter Results", "Division Results", "Guidance and Outlook"):
+        w.heading(head, size=14)
+        w.paras(2)
+        w.y += 20
+        assert w.page is not None
+        w.page.insert_text((280, w.y), "Revenue", fontsize=12, fontname="hebo")
+        w.page.insert_text((470, w.y), "Volume", fontsize=12, fontname="hebo")
+        w.y += 20
+        for row in ("Frito-Lay North America    25    1    18", "Quaker Foods North America    16    1    10"):
+            w.line(row, 9)
+        w.paras(2)
+        w.new_page()
+    roots, _ = build_nodes(read(w.save(tmp_path / "release.pdf")), DETECT)
+    assert not any("Revenue" in t for _, t, _ in _tree(roots))

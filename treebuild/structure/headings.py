@@ -261,6 +261,10 @@ def _beside(run: list[_Row], lines: list[Line], skip: set[int]) -> bool:
         if len(r.members) >= 3 or (len(cells) > 1 and any(_NUMERIC_CELL.match(c) and any(ch.isdigit() for ch in c)
                                                            for c in cells[1:])):
             return True  # column headers or a row of figures
+        if len(r.members) == 2:
+            a, b = sorted((lines[j] for j in r.members), key=lambda ln: ln.x0)
+            if b.x0 - a.x1 > H.cell_gap * r.size:
+                return True  # two column headers far apart (``Revenue`` ... ``Volume``)
     for j, line in enumerate(lines):
         if j in skip or j in own:
             continue
