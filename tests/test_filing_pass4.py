@@ -224,3 +224,34 @@ def test_two_column_headers_on_one_row_are_not_a_heading(tmp_path: Path) -> None
         w.new_page()
     roots, _ = build_nodes(read(w.save(tmp_path / "release.pdf")), DETECT)
     assert not any("Revenue" in t for _, t, _ in _tree(roots))
+
+
+def test_a_large_unnumbered_title_set_tight_under_text_starts_a_section(tmp_path: Path) -> None:
+    """Item 1's sub-sections are 16-point titles over 10-point text; one of them follows the previous
+    paragraph's last line with less than half its size of space, in the same text block: it is a
+    section like the others (it used to be read as a line of that paragraph, and its pages went to the
+    sub-section before it)."""
+    w = Writer(header="Example Corp 2022 Form 10-K")
+    w.centred("UNITED STATES SECURITIES AND EXCHANGE COMMISSION", 17)
+    w.heading("FORM 10-K", size=17, space=40)
+    w.paras(2)
+    w.new_page()
+    w.heading("PART I", size=10, bold=True, space=14)
+    w.heading("Item 1. Business", size=10, bold=True, space=14)
+    heads = ["Overview", "Customers", "Environmental Regulation", "Human Capital"]
+    assert w.page is not None
+    for n, head in enumerate(heads):
+        if n == 2:  # no gap: the title's line follows the paragraph's like its next line
+            w.y -= 3
+            w.page.insert_text((72, w.y + 16), head, fontsize=16, fontname="helv")
+            w.y += 22
+        else:
+            w.heading(head, size=16, bold=False)
+        w.fill_pages(2)
+    w.heading("Item 1A. Risk Factors", size=10, bold=True, space=14)
+    w.paras(2)
+    w.heading("Item 2. Properties", size=10, bold=True, space=14)
+    w.paras(2)
+    roots, _ = build_nodes(read(w.save(tmp_path / "tenk.pdf")), DETECT)
+    item1 = next(n for r in roots for n in r.walk() if n.title == "Item 1. Business")
+    assert [c.title for c in item1.children] == heads

@@ -494,7 +494,8 @@ def _page_headings(u: int, rows: list[_Row], lines: list[Line], skip: set[int], 
         text = strip_dates(" ".join(r.text for r in run[1 if named else 0:]))
         prev = rows[i - 1] if i else None
         starts_block = prev is None or prev.block != row.block or row.y0 - prev.y1 > 0.45 * row.size \
-            or after_label or (_size_step(prev, row) and parse_numbering(text) is not None)
+            or after_label or (_size_step(prev, row) and (parse_numbering(text) is not None
+                                                           or row.size >= prev.size * H.tight_heading))
         i = k
         if not text or _DATE_ONLY.match(" ".join(r.text for r in run).strip()):
             continue  # a revision date beside a section number: the label stays pending

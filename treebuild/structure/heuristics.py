@@ -246,6 +246,10 @@ class Heuristics:
     """A numbered note's heading line on a schedule page is shorter (longer lines are paragraphs)."""
     schedule_run_on: int = 2
     """A schedule page may run on to this many pages without a title block of their own."""
+    tight_heading: float = 1.5
+    """A row this many times the size of the text line right above it starts a section even in the
+    same text block, unnumbered (a 16-point title 6 points under 10-point text); display lines and
+    table labels of manuals are smaller steps."""
     cell_gap: float = 6.0
     """Font sizes of blank between the two pieces of one row beyond which they are a table's column
     headers, not one title (the tab after an Item's number is about 4)."""
