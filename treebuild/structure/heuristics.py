@@ -244,6 +244,9 @@ class Heuristics:
     """A schedule page's title block: company, label, name, statement, period, units."""
     schedule_note_chars: int = 120
     """A numbered note's heading line on a schedule page is shorter (longer lines are paragraphs)."""
+    schedule_window: int = 6
+    """The schedules follow the signature page within this many pages (index, auditor's report); a
+    ``Schedule I`` further on is an attachment of an exhibit."""
     schedule_run_on: int = 2
     """A schedule page may run on to this many pages without a title block of their own."""
     tight_heading: float = 1.5

@@ -32,8 +32,9 @@ __all__ = ["SCHEDULES_TITLE", "schedule_marks", "find_schedules"]
 
 SCHEDULES_TITLE = "Financial Statement Schedules"
 
-_LABEL = re.compile(r"^schedule\s+(?P<num>[ivx]{1,5}|[0-9]{1,2})\b\s*[-\u2013\u2014.:]?\s*(?P<rest>.*)$",
-                    re.IGNORECASE)
+_LABEL = re.compile(r"^schedule\s+(?P<num>[ivx]{1,5})\b\s*[-\u2013\u2014.:]?\s*(?P<rest>.*)$", re.IGNORECASE)
+"""Regulation S-X numbers its schedules in Roman numerals (``Schedule II``); an agreement's ``Schedule 1.1``
+or ``Schedule A`` is an exhibit's attachment, not a financial statement schedule."""
 _INDEX = re.compile(r"^index (?:to|of) (?:the )?(?:consolidated )?(?:financial statement )?schedules?$", re.IGNORECASE)
 _REPORT = re.compile(r"^reports? of independent registered public accounting firm", re.IGNORECASE)
 _NOTES = re.compile(r"^notes? to\b", re.IGNORECASE)
@@ -109,9 +110,11 @@ def _page_title(doc: SourceDoc, unit: int, furniture: set[tuple[int, int]]) -> _
 
 def find_schedules(doc: SourceDoc, units: range, furniture: set[tuple[int, int]]) -> tuple[int, int] | None:
     """(first, last) page of the schedules in ``units``: from the first page opening with a schedule
-    label (or the index of schedules or auditor's report printed right before it) to the last
-    schedule page of the run (pages without a title block between them continue a schedule)."""
-    first = next((u for u in units if (t := _page_title(doc, u, furniture)) is not None and t.kind == "label"), None)
+    label among the first ``H.schedule_window`` pages (or the index of schedules or auditor's report
+    printed right before it) to the last schedule page of the run (pages without a title block
+    between them continue a schedule)."""
+    first = next((u for u in units[:H.schedule_window] if (t := _page_title(doc, u, furniture)) is not None
+                  and t.kind == "label"), None)
     if first is None:
         return None
     last, gap = first, 0
