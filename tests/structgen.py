@@ -120,8 +120,8 @@ PLAN_ARTICLES = ["ARTICLE ONE Definitions", "ARTICLE TWO Eligibility", "ARTICLE 
                  "ARTICLE FOUR Administration"]
 
 
-def filing_with_tail(path: Path, *, index: bool = True,
-                     statements_in_item8: bool = False) -> tuple[Path, dict[str, int]]:
+def filing_with_tail(path: Path, *, index: bool = True, statements_in_item8: bool = False,
+                     auditor_in_index: str = "") -> tuple[Path, dict[str, int]]:
     """A 10-K whose tail follows Item 16 the way filings print it: Signatures (with a "Signature
     Capacity" table), the financial statements (an "Index to Financial Statements" page with page
     numbers, the auditor's report, the statements, numbered notes, one of them not bold), then the
@@ -130,8 +130,10 @@ def filing_with_tail(path: Path, *, index: bool = True,
     subsidiaries and a certification.
 
     With ``statements_in_item8`` the statements (index page included) are printed inside Item 8
-    instead and the tail has Signatures and the exhibits only. Returns the path and the start
-    page of every section by title.
+    instead and the tail has Signatures and the exhibits only. With ``auditor_in_index`` the index
+    names the audit firm in the report's row (``Report of <firm>, Independent ...``), as some
+    filers print it, and the report's own page does not. Returns the path and the start page of
+    every section by title.
     """
     w = Writer(header="Example Corp 2022 Form 10-K")
     pages: dict[str, int] = {}
@@ -180,7 +182,8 @@ def filing_with_tail(path: Path, *, index: bool = True,
             rows += [(f"{n}. {t}", 96.0) for n, t in enumerate(FILING_NOTES, start=1)]
             for title, x in rows:
                 y += 15
-                page.insert_text((x, y), title, fontsize=10, fontname="helv")
+                shown = title.replace("Report of ", f"Report of {auditor_in_index}, ") if auditor_in_index else title
+                page.insert_text((x, y), shown, fontsize=10, fontname="helv")
                 page.insert_text((490, y), str(pages[title]), fontsize=10, fontname="helv")
 
     pages["PART I"] = w.heading("PART I", size=10, bold=True, space=14)

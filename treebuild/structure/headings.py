@@ -36,9 +36,9 @@ from .numbering import (
     strip_dates,
     strip_numbering,
 )
-from .patterns import CONTENTS_WORD, LEADER_TAIL, is_page_number
+from .patterns import COMPANY_LINE, CONTENTS_WORD, LEADER_TAIL, is_page_number
 from .text import same_title
-from .toc_detect import toc_like_pages
+from .toc_detect import listing_title, toc_like_pages
 
 __all__ = ["Heading", "HeadingScan", "StyleKey", "scan_headings", "heading_marks", "to_marks", "toc_like_pages",
            "body_text_like", "code_like", "clean_title", "MAX_LEVEL"]
@@ -122,6 +122,7 @@ class Heading:
     suspect: bool = False  # sits where running titles sit
     lines: tuple[int, ...] = ()
     run_in: bool = False  # "4.1. Priority Trees." opening its paragraph
+    page_title: bool = False  # a statement or table page's title under the registrant's name
 
 
 @dataclass
@@ -260,6 +261,10 @@ def _beside(run: list[_Row], lines: list[Line], skip: set[int]) -> bool:
         if len(r.members) >= 3 or (len(cells) > 1 and any(_NUMERIC_CELL.match(c) and any(ch.isdigit() for ch in c)
                                                            for c in cells[1:])):
             return True  # column headers or a row of figures
+        if len(r.members) == 2:
+            a, b = sorted((lines[j] for j in r.members), key=lambda ln: ln.x0)
+            if b.x0 - a.x1 > H.cell_gap * r.size:
+                return True  # two column headers far apart (``Revenue`` ... ``Volume``)
     for j, line in enumerate(lines):
         if j in skip or j in own:
             continue
@@ -419,6 +424,19 @@ CENTRED_TOLERANCE = 12.0
 _RUN_IN = re.compile(r"^(?P<title>[A-Z][^.;:!?]{2,80}?)\.\s+(?P<next>[A-Z(\\])")
 
 
+def _under_company(run: list[_Row], start: int, lines: list[Line]) -> bool:
+    """The page's first rows are a title block under the registrant's name, in bold (``PepsiCo, Inc.
+    and Subsidiaries`` over ``Consolidated Statement of Income``; the name may repeat atop every
+    page, as furniture): a statement or table page's title, whatever its size (a release sets them
+    in a smaller type than its text). The name is not part of the title."""
+    if start != 0 or not run[0].bold:
+        return False
+    if len(run) >= 2 and COMPANY_LINE.search(run[0].text.strip()):
+        return True
+    above = lines[run[0].first - 1] if run[0].first > 0 else None
+    return above is not None and above.bold and bool(COMPANY_LINE.search(above.text.strip()))
+
+
 def _run_in(row: _Row) -> Numbering | None:
     """A run-in sub-section (the AMS style): ``4.1. Priority Trees. Note the ...`` opens a paragraph
     in the body type, a dotted section number, a short capitalised title and a full stop, the text
@@ -467,13 +485,17 @@ def _page_headings(u: int, rows: list[_Row], lines: list[Line], skip: set[int], 
                      or abs(rows[k].x0 + rows[k].x1 - row.x0 - row.x1) < 30) \
                 and parse_numbering(rows[k].text) is None and not _is_label(rows[k].text) \
                 and not (_caps(row.text) and not _caps(rows[k].text)) \
-                and not _DATE_ONLY.match(rows[k].text):
+                and not _DATE_ONLY.match(rows[k].text) \
+                and not (toc_page and (listing_title(rows[k].text) or listing_title(row.text))):
             k += 1
         run = rows[i:k]
-        text = strip_dates(" ".join(r.text for r in run))
+        titled = _under_company(run, i, lines)
+        named = titled and len(run) > 1 and bool(COMPANY_LINE.search(row.text.strip()))
+        text = strip_dates(" ".join(r.text for r in run[1 if named else 0:]))
         prev = rows[i - 1] if i else None
         starts_block = prev is None or prev.block != row.block or row.y0 - prev.y1 > 0.45 * row.size \
-            or after_label or (_size_step(prev, row) and parse_numbering(text) is not None)
+            or after_label or (_size_step(prev, row) and (parse_numbering(text) is not None
+                                                           or row.size >= prev.size * H.tight_heading))
         i = k
         if not text or _DATE_ONLY.match(" ".join(r.text for r in run).strip()):
             continue  # a revision date beside a section number: the label stays pending
@@ -492,7 +514,7 @@ def _page_headings(u: int, rows: list[_Row], lines: list[Line], skip: set[int], 
         numbering = parse_numbering(text)
         prominent = _prominent(row, body) or (
             numbering is not None and numbering.kind in ("part", "item") and _caps(numbering.label)
-            and row.size >= body.size - 0.3 and not row.mono) or _centred_caps(run, numbering, body)
+            and row.size >= body.size - 0.3 and not row.mono) or _centred_caps(run, numbering, body) or titled
         ok = prominent and starts_block and len(run) <= max_rows and _heading_text(text) \
             and not (row.italic and not row.bold and row.size <= body.size * 1.15) \
             and not _beside(run, lines, skip) and not _runs_on(run, rows[i] if i < n else None) \
@@ -523,7 +545,7 @@ def _page_headings(u: int, rows: list[_Row], lines: list[Line], skip: set[int], 
         style: StyleKey = (round(row.size * 2) / 2, row.bold, _caps(text), centred, _family(row.font))
         members = tuple(j for r in run for j in r.members)
         out.append(Heading(u, char, " ".join(text.split()), style, numbering, y0, run[0].x0, len(run), label=lab,
-                           lines=members))
+                           lines=members, page_title=titled))
     return out
 
 
@@ -582,12 +604,13 @@ def _dotted(h: Heading) -> bool:
 
 
 def _mark_minor(found: list[Heading], body: _Body, pages: int) -> None:
-    """Body-size unnumbered bold lines are minor where larger heading styles exist; in a document
-    that numbers its sections, unnumbered lines in the style of numbered sub-sections are minor."""
+    """Body-size unnumbered bold lines are minor where larger heading styles exist (not a page's title
+    under the registrant's name); in a document that numbers its sections, unnumbered lines in the
+    style of numbered sub-sections are minor."""
     larger = {h.unit for h in found if h.style[0] >= body.size * H.larger}
     if len(larger) >= max(3, pages // 25):  # larger headings on many pages, not just a cover
         for h in found:
-            if h.numbering is None and not h.style[2] and h.style[0] < body.size * H.larger:
+            if h.numbering is None and not h.style[2] and h.style[0] < body.size * H.larger and not h.page_title:
                 h.minor = True
     major = [h for h in found if not h.minor]
     numbered = [h for h in major if _dotted(h)]

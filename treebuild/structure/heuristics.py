@@ -239,5 +239,23 @@ class Heuristics:
     """Points right of a filing's heading margin beyond which a heading is set off like a centred one
     (indented sub-heads sit within about 40 points of the margin)."""
 
+    # filings, fourth pass (filing/schedules.py)
+    schedule_title_lines: int = 6
+    """A schedule page's title block: company, label, name, statement, period, units."""
+    schedule_note_chars: int = 120
+    """A numbered note's heading line on a schedule page is shorter (longer lines are paragraphs)."""
+    schedule_window: int = 6
+    """The schedules follow the signature page within this many pages (index, auditor's report); a
+    ``Schedule I`` further on is an attachment of an exhibit."""
+    schedule_run_on: int = 2
+    """A schedule page may run on to this many pages without a title block of their own."""
+    tight_heading: float = 1.5
+    """A row this many times the size of the text line right above it starts a section even in the
+    same text block, unnumbered (a 16-point title 6 points under 10-point text); display lines and
+    table labels of manuals are smaller steps."""
+    cell_gap: float = 6.0
+    """Font sizes of blank between the two pieces of one row beyond which they are a table's column
+    headers, not one title (the tab after an Item's number is about 4)."""
+
 
 HEURISTICS = Heuristics()

@@ -7,7 +7,8 @@ from __future__ import annotations
 import re
 
 __all__ = ["ROMAN_UPPER", "roman_value", "is_page_number", "FOLIO", "PAGE_TOKEN", "ARABIC", "ROMAN_LOWER", "PREFIXED",
-           "ROMAN_LETTERS", "LEADER_CHARS", "LEADER", "LEADER_RUN", "LEADER_TAIL", "CONTENTS_WORD"]
+           "ROMAN_LETTERS", "LEADER_CHARS", "LEADER", "LEADER_RUN", "LEADER_TAIL", "CONTENTS_WORD", "COMPANY",
+           "COMPANY_LINE", "STATEMENT_TITLE"]
 
 ROMAN_UPPER = r"(?=[IVXLC])M{0,3}(?:C[MD]|D?C{0,3})(?:X[CL]|L?X{0,3})(?:I[XV]|V?I{0,3})"
 """A well-formed upper-case Roman numeral, as a regex fragment (``Part IV``, ``II.``)."""
@@ -72,3 +73,18 @@ LEADER_RUN = re.compile(rf"[{LEADER_CHARS}](?:[ \t]*[{LEADER_CHARS}]){{3,}}")
 """Four or more leader characters, spaces or tabs between (no nested optional spaces: linear time)."""
 LEADER_TAIL = re.compile(r"(?:\.\s{0,3}){4,}\s*\S{0,8}$|\s\.{2,}\s*[0-9ivxlc]{1,5}$|…\s*\S{1,6}$")
 """A line that ends in dot leaders and a page (a TOC row, never a heading)."""
+
+
+_COMPANY_SUFFIX = r"\b(?:inc|incorporated|corporation|corp|company|companies|subsidiaries|llc|ltd|plc)\.?"
+COMPANY = rf"(?P<company>.{{0,60}}?{_COMPANY_SUFFIX}\s+)?"
+"""A registrant's name printed above (and joined to) a statement's title: ``The Boeing Company and
+Subsidiaries``, ``Lockheed Martin Corporation`` (optional, as a regex prefix)."""
+COMPANY_LINE = re.compile(rf"{_COMPANY_SUFFIX}$", re.IGNORECASE)
+"""A line that ends in a corporate suffix: a company's name over a title."""
+STATEMENT_TITLE = re.compile(
+    rf"^{COMPANY}(?:reports? of independent registered public accounting firm|"
+    r"(?:condensed )?(?:consolidated |combined )?(?:condensed )?(?:statements? of (?:income|operations|earnings|"
+    r"comprehensive|cash flows?|financial (?:position|condition)|changes in|(?:stockholders|shareholders|members)|"
+    r"equity)|balance sheets?))", re.IGNORECASE)
+"""A financial statement's or the auditor's report's title, the registrant's name before it optional."""
+

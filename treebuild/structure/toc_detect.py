@@ -41,6 +41,7 @@ __all__ = [
     "toc_keyword",
     "find_toc_pages",
     "toc_like_pages",
+    "listing_title",
     "listing_page",
     "scan_limit",
     "entry_like",
@@ -531,7 +532,7 @@ def toc_like_pages(doc: SourceDoc, pages: range, skip: set[tuple[int, int]] | No
         leaders = sum(1 for ln in lines if LEADER_TAIL.search(ln.text))
         numbers = sum(1 for ln in lines if is_page_number(ln.text))
         items = sum(1 for ln in lines if _ITEM_LINE.match(ln.text))
-        titled = any(_listing_title(ln.text) for ln in lines[:H.contents_title_lines])
+        titled = any(listing_title(ln.text) for ln in lines[:H.contents_title_lines])
         if leaders >= least and leaders >= H.listing_leader_share * len(lines):
             out.add(u)
         elif titled and (numbers + leaders >= least or items >= least):
@@ -541,7 +542,7 @@ def toc_like_pages(doc: SourceDoc, pages: range, skip: set[tuple[int, int]] | No
     return out
 
 
-def _listing_title(text: str) -> bool:
+def listing_title(text: str) -> bool:
     """``Contents``, ``Table of Contents``, ``Index to Financial Statements``: the listing word opens the
     line (after ``... of``); a section titled ``Register contents`` over a page of bit numbers does not
     make a listing."""

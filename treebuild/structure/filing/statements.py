@@ -19,13 +19,14 @@ from ...model import Line, Mark, Origin, Pos, SourceDoc
 from ..headings import HeadingScan
 from ..numbering import parse_numbering
 from ..pagemap import PageMap
+from ..patterns import COMPANY, STATEMENT_TITLE
 from ..text import normalize_title
 from ..toc_detect import TocPages, entry_like, page_rows, right_edge, row_entry
 from ..toc_parse import TocEntry, parse_rows
 from ..toc_place import PageTexts, place_entries
 
 __all__ = ["StatementsIndex", "find_statements_index", "statement_marks", "statements_start", "nest_notes",
-           "item_children", "is_note", "STATEMENTS_TITLE"]
+           "item_children", "is_note", "statement_title", "STATEMENTS_TITLE"]
 
 STATEMENTS_TITLE = "Financial Statements"
 TOP_CHARS = 250
@@ -34,15 +35,12 @@ TOP_CHARS = 250
 _INDEX = re.compile(r"^(?:.{0,60}\s)?index (?:to|of) (?:the )?(?P<what>(?:consolidated |combined )?(?:condensed )?"
                     r"financial statements(?: and (?:financial statement |supplementary |supplemental )?"
                     r"(?:schedules?|data))?)$", re.IGNORECASE)
-_COMPANY = (r"(?:.{0,60}?\b(?:inc|incorporated|corporation|corp|company|companies|subsidiaries|llc|ltd|plc)"
-            r"\.?\s+)?")  # "The Boeing Company and Subsidiaries" printed above (and joined to) the title
-_STATEMENT = re.compile(
-    rf"^{_COMPANY}(?:reports? of independent registered public accounting firm|"
-    r"(?:condensed )?(?:consolidated |combined )?(?:condensed )?(?:statements? of (?:income|operations|earnings|"
-    r"comprehensive|cash flows?|financial (?:position|condition)|changes in|(?:stockholders|shareholders|members)|"
-    r"equity)|balance sheets?))", re.IGNORECASE)
+_COMPANY = COMPANY  # "The Boeing Company and Subsidiaries" printed above (and joined to) the title
+_STATEMENT = STATEMENT_TITLE
 _TITLE_BLOCK = 100  # characters of bold lines (a company name) that may sit above a statement's title
 _TRAILING_NOTE = re.compile(r"\s*\([^()]*\)$")
+_FIRM = re.compile(r"^(?P<report>reports? of )[^,]{1,60},\s*(?P<firm>independent registered public accounting firm)",
+                   re.IGNORECASE)  # "Report of KPMG LLP, Independent ...": the firm's name is not in the body's title
 _NOTES_TO = re.compile(rf"^{_COMPANY}notes? to (?:the )?(?:condensed )?(?:consolidated |combined )?(?:condensed )?"
                        r"financial statements", re.IGNORECASE)
 
@@ -58,6 +56,11 @@ class StatementsIndex:
 
 def _norm(text: str) -> str:
     return " ".join(text.replace("\u00a0", " ").split())
+
+
+def statement_title(title: str) -> bool:
+    """``Consolidated Balance Sheets``, ``STATEMENTS OF CASH FLOWS``, an auditor's report: a statement's title."""
+    return bool(_STATEMENT.match(title))
 
 
 def is_note(title: str) -> bool:
@@ -160,7 +163,7 @@ def _index_entries(doc: SourceDoc, index: StatementsIndex, end: Pos,
     if not entries:
         return []
     for e in entries:  # "Report of ... Firm (KPMG LLP, Santa Clara, PCAOB ID 185)": the body prints no firm
-        bare = _TRAILING_NOTE.sub("", e.title)
+        bare = _FIRM.sub(r"\g<report>\g<firm>", _TRAILING_NOTE.sub("", e.title))
         if len(bare.split()) >= 3:
             e.title = bare
     last = index.pages[-1]

@@ -32,6 +32,7 @@ from ..combine import same_heading
 from ..headings import HeadingScan, body_text_like, scan_headings
 from ..toc_detect import listing_page
 from .items import SecHeading
+from .schedules import find_schedules, schedule_marks
 from .statements import (
     STATEMENTS_TITLE,
     TOP_CHARS,
@@ -243,6 +244,22 @@ def _statement_items(doc: SourceDoc, marks: list[Mark], sec: list[SecHeading], s
     return out
 
 
+def _schedules(doc: SourceDoc, marks: list[Mark], signatures: Pos | None, ex_start: Pos,
+               furniture: set[tuple[int, int]]) -> tuple[Pos | None, Pos]:
+    """(start, end) of the financial statement schedules printed after the signatures, before the
+    exhibits; they end at the next top-level section after their last page (an annual report's back
+    pages) or at the exhibits."""
+    if signatures is None:
+        return None, ex_start
+    found = find_schedules(doc, range(signatures.unit + 1, ex_start.unit if ex_start.char == 0 else
+                                      min(ex_start.unit + 1, len(doc.units))), furniture)
+    if found is None:
+        return None, ex_start
+    first, last = found
+    end = next((m.pos for m in marks if m.level == 1 and m.pos.unit > last and m.pos < ex_start), ex_start)
+    return Pos(first, 0), end
+
+
 def restructure_filing(doc: SourceDoc, marks: list[Mark], sec: list[SecHeading], scan: HeadingScan) -> list[Mark]:
     """``marks`` with the statements inside their Item sorted out and the filing's tail (after its
     last Item) as top-level sections.
@@ -266,20 +283,23 @@ def restructure_filing(doc: SourceDoc, marks: list[Mark], sec: list[SecHeading],
     if signatures is not None:
         exhibits = [e for e in exhibits if e.pos > signatures]
         ex_start = exhibits[0].pos if exhibits else doc.end()
-    index = find_statements_index(doc, range(last.unit, min(ex_start.unit + 1, n)), furn)
+    sched, sched_end = _schedules(doc, marks, signatures, ex_start, furn)
+    tail_end = min(ex_start, sched) if sched is not None else ex_start
+    index = find_statements_index(doc, range(last.unit, min(tail_end.unit + 1, n)), furn)
     fs_title = STATEMENTS_TITLE
     if index is not None and index.pages[0] > last.unit:
         statements: Pos | None = Pos(index.pages[0], 0)
         fs_title = index.title
     else:
         index = None
-        statements = statements_start(scan, after, ex_start)
-    fs_end = signatures if statements is not None and signatures is not None and statements < signatures else ex_start
+        statements = statements_start(scan, after, tail_end)
+    fs_end = signatures if statements is not None and signatures is not None and statements < signatures else tail_end
     fs_marks = statement_marks(doc, scan, statements, fs_end, index, 1) if statements is not None else []
     if not fs_marks:
         statements = None
     if signatures is None and statements is None and not exhibits:
         return marks
+    schedules = schedule_marks(doc, sched.unit, sched_end, furn) if sched is not None else []
 
     def replaced(m: Mark) -> bool:
         if m.pos <= after:
@@ -287,6 +307,8 @@ def restructure_filing(doc: SourceDoc, marks: list[Mark], sec: list[SecHeading],
         if statements is not None and statements <= m.pos < fs_end:
             return True
         if exhibits and m.pos >= ex_start:
+            return True
+        if sched is not None and sched <= m.pos < sched_end:
             return True
         return signatures is not None and bool(_SIGNATURES.match(m.title.strip()))
 
@@ -296,6 +318,7 @@ def restructure_filing(doc: SourceDoc, marks: list[Mark], sec: list[SecHeading],
     if statements is not None:
         out.append(Mark(fs_title, 1, statements, Origin.filing, 0.8))
         out.extend(fs_marks)
+    out.extend(schedules)
     if exhibits:
         out.append(Mark(EXHIBITS_TITLE, 1, ex_start, Origin.filing, 0.8))
         for i, ex in enumerate(exhibits):
