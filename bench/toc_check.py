@@ -19,19 +19,19 @@ import time
 from pathlib import Path
 
 from treebuild.readers.pdf import PdfReader
+from treebuild.structure.numbering import parse_numbering
 from treebuild.structure.text import title_similarity
 from treebuild.structure.toc import toc_marks
-from treebuild.structure.toc_parse import parse_label
 
 SIM = 0.85
 
 
 def _sim(title: str, truth: str) -> float:
     """Similarity ignoring a numbering label that only one side prints ("1.1 Scope" / "Scope")."""
-    label = parse_label(title)
-    bare = title[len(label.text):] if label else title
-    t_label = parse_label(truth)
-    t_bare = truth[len(t_label.text):] if t_label else truth
+    label = parse_numbering(title, entry=True)
+    bare = label.rest if label else title
+    t_label = parse_numbering(truth, entry=True)
+    t_bare = t_label.rest if t_label else truth
     return max(title_similarity(title, truth), title_similarity(bare, t_bare))
 
 

@@ -123,11 +123,12 @@ def test_numbering_opens_only_with_its_openers() -> None:
 
     rests = ["art 1 Title", "tem 1 Title", "hapter 1 Title", "ppendix A Title", "nnex A Title", "rticle 1 Title",
              "ection 1 Title", "ote 1 Title", "xhibit 1 Title", "chedule 1 Title", "1 Title", ". Title",
-             ".1 Title", ") Title", " 1 Title", "a) Title", "V. Title", " Title", "1.2 Title"]
+             ".1 Title", ") Title", " 1 Title", "a) Title", "V. Title", " Title", "1.2 Title", "ook 1 Title",
+             "hap. 1 Title", "ec. 1 Title", "ttachment A Title", "nnexure A Title", "1 title", "art I title", "."]
     chars = [chr(c) for c in range(0x3000)] + ["\u0130", "\u0131", "\u017f", "\u212a", "\ufb06"]
-    opens = {c for c in chars for r in rests if _parse(c + r) is not None}
+    opens = {c for c in chars for r in rests for entry in (False, True) if _parse(c + r, entry) is not None}
     assert opens <= OPENERS
-    assert {c for c in OPENERS if c.isalpha() and c.islower()} == {"a", "c", "e", "i", "n", "p", "s", "\u0131",
+    assert {c for c in OPENERS if c.isalpha() and c.islower()} == {"a", "b", "c", "e", "i", "n", "p", "s", "\u0131",
                                                                    "\u017f"}
     assert parse_numbering("\u017fection 2 Scope") == _parse("\u017fection 2 Scope") is not None
     assert parse_numbering("  1.2 Scope") == _parse("1.2 Scope")

@@ -197,8 +197,8 @@ def test_toc_line_numbering_and_title_parsers_never_raise(line: str, other: str)
     if entry is not None:
         assert isinstance(entry.title, str) and entry.title
         assert isinstance(entry.bare_title, str)
-    label = toc_parse.parse_label(line)
-    assert label is None or label.text
+    label = numbering.parse_numbering(line, entry=True)
+    assert label is None or label.label and label.rank > 0
     found = numbering.parse_numbering(line)
     assert found is None or isinstance(found.rest, str)
     assert isinstance(numbering.strip_numbering(line), str)

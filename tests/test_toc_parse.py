@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from treebuild.structure.numbering import parse_numbering
 from treebuild.structure.text import normalize_title, title_similarity
 from treebuild.structure.toc_detect import toc_keyword
-from treebuild.structure.toc_parse import TocEntry, assign_levels, parse_label, parse_line
+from treebuild.structure.toc_parse import TocEntry, assign_levels, parse_line
 
 REAL_LINES = [
     # (line as extracted, title, page, label kind, label depth)
@@ -22,14 +23,14 @@ REAL_LINES = [
     ("1.1 About this document .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  . 6",
      "1.1 About this document", "6", "decimal", 2),
     ("A.2 Standard Fonts and Colors .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  . 133",
-     "A.2 Standard Fonts and Colors", "133", "alpha", 2),
+     "A.2 Standard Fonts and Colors", "133", "appendix", 2),
     ("Chapter 2 Graphics and Text with pdfgen", "Chapter 2 Graphics and Text with pdfgen", None, "chapter", 1),
     ("PART II.\u00a0\u00a0OTHER INFORMATION", "PART II. OTHER INFORMATION", None, "part", 1),
     ("ITEM 4(a). Information about our Executive Officers      .....................................",
      "ITEM 4(a). Information about our Executive Officers", None, "item", 1),
     ("Item\u00a0\u00a01A. Risk Factors", "Item 1A. Risk Factors", None, "item", 1),
     ("2.3.59-1 Command Code BMFOL/BMFOR Input Display", "2.3.59-1 Command Code BMFOL/BMFOR Input Display", None,
-     "decimal", 4),
+     "exhibit", 4),
     ("Function and variable index . . . . . . . . . . . . . . . . . . . . . 223",
      "Function and variable index", "223", None, 0),
     ("5.6.12.1 Epochs should be used sparingly . . . . . . . . . . . . . . . . . . . . . . . 39",
@@ -85,7 +86,7 @@ def test_toc_titles(text: str, kind: str | None) -> None:
 
 
 def _entry(title: str, x0: float, size: float = 10.0, bold: bool = False) -> TocEntry:
-    return TocEntry(title=title, page="1", label=parse_label(title), x0=x0, size=size, bold=bold)
+    return TocEntry(title=title, page="1", label=parse_numbering(title, entry=True), x0=x0, size=size, bold=bold)
 
 
 def test_levels_from_numbering_beat_flat_indentation() -> None:

@@ -484,3 +484,20 @@ def test_two_column_toc_under_a_wide_title_block(tmp_path: Path) -> None:
     res = toc_marks(_read(b.save()))
     assert res is not None
     assert [(m.title, m.level) for m in res.marks] == [(r.text, r.indent + 1) for r in rows]
+
+
+def test_entries_only_in_the_right_column_band(tmp_path: Path) -> None:
+    """A page whose "title ... page" rows all stand right of the middle, under full-width text (an
+    index column beside a figure): the column split has no left rows to align to and reads the rows
+    as they are (it used to fail on an empty column)."""
+    from treebuild.structure.toc_detect import page_rows
+
+    b = Builder(tmp_path / "right.pdf")
+    page = b.doc.new_page(width=WIDTH, height=792)
+    for k in range(3):
+        b.text(page, 72, 90 + 14 * k, "Full-width prose that runs across the whole text column of the page here.")
+    for k, name in enumerate(["Alpha", "Beta", "Gamma", "Delta"]):
+        b.text(page, 330, 200 + 16 * k, f"{name} . . . . . . . . . . {k + 5}")
+    doc = _read(b.save())
+    rows = page_rows(doc, 0)
+    assert [r.text.split()[0] for r in rows][-4:] == ["Alpha", "Beta", "Gamma", "Delta"]

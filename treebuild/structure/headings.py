@@ -367,6 +367,8 @@ def clean_title(text: str) -> str:
 def code_like(text: str) -> bool:
     """An API entry (``\\karnaughmap[<key=value>]{<entries>}``), not a section title."""
     numbering = parse_numbering(text)
+    if numbering is not None and len(numbering.parts) >= 2 and numbering.rest.startswith("\\"):
+        return bool(_CODE.search(numbering.rest[1:]))  # a numbered section named for a macro (``7.6.1 \\csn``)
     return bool(_CODE.search(numbering.rest if numbering is not None and numbering.rest else text))
 
 

@@ -1,9 +1,12 @@
-"""Section numbering in heading text: ``1.2.3``, ``Part II``, ``Item 1A.``, ``Article IV``,
+"""Section numbering in heading and TOC text: ``1.2.3``, ``Part II``, ``Item 1A.``, ``Article IV``,
 ``Section 2.01``, ``Chapter 3``, ``Appendix A.1``, ``Note 5``, ``(a)``, ``2.3.59-1``.
 
 Numbering carries nesting that typography often hides (an IRS manual prints every level in
-the same bold face; only ``2.3.59.1`` vs ``2.3.59.1.1`` tells them apart), so both heading
-detection and outline re-levelling read depth from here.
+the same bold face; only ``2.3.59.1`` vs ``2.3.59.1.1`` tells them apart), so heading
+detection, printed-TOC levels and outline re-levelling all read labels from this one parser:
+a label has one kind, depth and rank wherever it is printed. Whether the text after it reads as
+a title is the caller's context: a body line must look like a heading (``entry=False``), a TOC
+row is an entry already (``entry=True``).
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from dataclasses import dataclass
 
 from .patterns import ROMAN_UPPER
 
-__all__ = ["Numbering", "is_label", "spaced_label", "parse_numbering", "common_prefix", "strip_dates",
+__all__ = ["Numbering", "DOTTED_RANK", "is_label", "spaced_label", "parse_numbering", "common_prefix", "strip_dates",
            "strip_numbering", "NUMBER_WORDS", "NUM_TOKEN", "NUMBER_ONLY"]
 
 NUMBER_WORDS = {
@@ -43,10 +46,37 @@ class Numbering:
     rest: str
     parts: tuple[str, ...] = ()
 
+    @property
+    def rank(self) -> int:
+        """Outer to inner, for nesting TOC entries by their labels: Part 10 < Chapter, Article,
+        Appendix 20 < Item 30 < Section, Note 40 < ``1.1`` 40 ... < ``(a)`` 80; a deeper number
+        of one scheme ranks 10 lower per level (``Appendix A.1`` under ``Appendix A``)."""
+        keyword = " " in self.label or self.label.startswith("\u00a7")
+        if keyword and self.kind in _KEYWORD_RANKS and not (self.kind == "exhibit" and self.depth > 1):
+            return _KEYWORD_RANKS[self.kind] + 10 * (self.depth - 1)
+        if self.kind == "roman":
+            return ROMAN_RANK
+        if self.kind == "paren":
+            inner = self.parts[0] if self.parts else ""
+            return PAREN_RANKS[2 if inner.isdigit() else 1 if len(inner) == 1 else 0]
+        return DOTTED_RANK + 10 * self.depth  # 1.2, 2.3.59-1 (with or without ``Exhibit``), A.1, A.
+
+
+_KEYWORD_RANKS = {"part": 10, "chapter": 20, "article": 20, "appendix": 20, "schedule": 20, "exhibit": 20,
+                  "item": 30, "section": 40, "note": 40}
+"""Rank of a keyword label's first level: a Part holds chapters, a filing's Part its Items."""
+DOTTED_RANK = 20
+"""Dotted numbers rank 20 + 10 per part: ``1`` is a chapter's peer (30), ``1.1`` under it (40)."""
+ROMAN_RANK = 25
+"""``IV.`` between a chapter and its ``1.``: Roman section numbers head Arabic ones."""
+PAREN_RANKS = (90, 80, 85)
+"""``(ii)`` under ``(a)`` under ... ``(1)``: list clauses go below every dotted level."""
+
 
 _SEP = r"(?:\s*[.:\-\u2013\u2014]\s*|\s+|$)"
 _KEYWORD = re.compile(
-    r"^(?P<kw>part|item|chapter|appendix|annex|article|section|note|exhibit|schedule)(?:\s+|(?=[0-9]))"
+    r"^(?P<kw>part|item|chapter|chap\.|book|appendix|annexure|annex|attachment|article|section|sec\.|note|"
+    r"exhibit|schedule)(?:\s+|(?=[0-9]))"
     rf"(?P<num>(?:[0-9]{{1,3}}(?:\.[0-9]{{1,3}})*(?:-[0-9]{{1,3}})?[A-Z]?(?:\([a-z0-9]\))?)|{_ROMAN}\b|"
     rf"(?:{_WORDNUM})\b|[A-Z](?:\.[0-9]{{1,3}})*\b)"
     rf"(?P<sep>{_SEP})(?P<rest>.*)$",
@@ -58,7 +88,7 @@ _DECIMAL = re.compile(
     re.DOTALL,
 )
 _APPENDIX_SUB = re.compile(r"^(?P<num>[A-Z](?:\.[0-9]{1,3})+)\.?(?P<sep>\s+|$)(?P<rest>.*)$", re.DOTALL)
-_LETTER = re.compile(r"^(?P<num>[A-Z])[.)](?P<sep>\s+)(?P<rest>.*)$", re.DOTALL)
+_LETTER = re.compile(r"^(?P<num>[A-Z])[.)](?P<sep>\s+|$)(?P<rest>.*)$", re.DOTALL)
 _ROMAN_RE = re.compile(rf"^(?P<num>{_ROMAN})[.)](?P<sep>\s+|$)(?P<rest>.*)$", re.DOTALL)
 _PAREN = re.compile(r"^\((?P<num>[a-z]{1,2}|[0-9]{1,2}|[ivx]{1,5})\)(?P<sep>\s+|$)(?P<rest>.*)$", re.DOTALL)
 _DATE = re.compile(r"\(\s*[0-9]{1,2}[-/][0-9]{1,2}[-/][0-9]{2,4}\s*\)")
@@ -73,78 +103,104 @@ NUMBERING_CACHE = 4096
 """Texts whose numbering is remembered: furniture, headings and filings ask for the same lines."""
 
 
-OPENERS = frozenset("(0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZaceinps§\u0130\u0131\u017f")
+OPENERS = frozenset("(0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabceinps§\u0130\u0131\u017f")
 """The characters a numbering can open with: a digit, a capital, ``§``, ``(``, or the first letter of a
 keyword in any case ``re.IGNORECASE`` matches (``İ``, ``ı`` for i, ``ſ`` for s). Most lines of running
 text open otherwise and are answered without a regex."""
 
+_KEYWORD_KINDS = {"annex": "appendix", "annexure": "appendix", "attachment": "appendix", "book": "chapter",
+                  "chap.": "chapter", "sec.": "section"}
+_SENTENCE_KEYWORDS = ("item", "note", "part", "article", "chapter")
+"""Keywords a sentence cites (``Item 7 of this report ...``): in a body line they label a heading only
+when a separator or a capital follows."""
+_ROMAN_OR_LETTER = "IVX"
+"""A one-letter label that is a Roman numeral: ``I.``, ``V.``, ``X.``; ``C.``, ``D.``, ``L.``, ``M.`` are letters
+(section 100 or 500 is never numbered so, appendix C often)."""
+
 
 @functools.lru_cache(maxsize=NUMBERING_CACHE)
-def parse_numbering(text: str) -> Numbering | None:
+def parse_numbering(text: str, entry: bool = False) -> Numbering | None:
     """The numbering at the start of ``text``, or ``None``.
 
     Decimal numbers must look like section numbers, not amounts or years: at most three digits a
-    part, and a title that follows starts with a letter, a quote or a bracket.
+    part. A body line (``entry=False``) must also read as a heading after its label: its title
+    starts with a letter, a quote, a bracket or a path (``3.4. /bin``), a single number or a cited
+    keyword (``Item 7 of ...``) is followed by a capital. A TOC row (``entry=True``) is an entry
+    already: only the label is read (``2 aux``, ``Part I siunitx-angle``, a label alone on its row).
     """
     text = text.strip()
     if not text or text[0] not in OPENERS:
         return None
-    return _parse(text)
+    return _parse(text, entry)
 
 
-def _parse(text: str) -> Numbering | None:
+def _parse(text: str, entry: bool = False) -> Numbering | None:
     m = _KEYWORD.match(text)
     if m:
-        kw = m.group("kw").lower()
-        kw = "appendix" if kw == "annex" else kw
-        num = m.group("num")
-        rest = m.group("rest").strip()
-        if kw in ("item", "note", "part", "article", "chapter") and rest and rest[0].islower() \
-                and not m.group("sep").strip():
-            return None  # "Item 7 of this report ..." reads as a sentence, not a heading
-        parts = tuple(p for p in re.split(r"[.\-]", num) if p)
-        depth = len(parts) if kw in ("section", "appendix", "exhibit") else 1
-        return Numbering(kw, max(depth, 1), f"{m.group('kw')} {num}", rest, parts)
+        return _keyword(m, entry)
     m = _SECTION_SIGN.match(text)
     if m:
         parts = tuple(m.group("num").split("."))
         return Numbering("section", len(parts), "§" + m.group("num"), m.group("rest").strip(), parts)
     m = _DECIMAL.match(text)
     if m:
-        num, rest = m.group("num"), m.group("rest").strip()
-        parts = tuple(num.split("."))
-        if not _title_start(rest) and not (len(parts) >= 2 and _COUNTED_TITLE.match(rest)):
+        return _decimal(m, entry)
+    m = _APPENDIX_SUB.match(text)
+    if m and (entry or _title_start(m.group("rest").strip())):
+        parts = tuple(m.group("num").split("."))
+        return Numbering("appendix", len(parts), m.group("num"), m.group("rest").strip(), parts)
+    m = _ROMAN_RE.match(text)
+    rest = m.group("rest").strip() if m else ""
+    if m and (len(m.group("num")) > 1 or m.group("num") in _ROMAN_OR_LETTER) \
+            and (entry or _title_start(rest) and rest):
+        return Numbering("roman", 1, m.group("num"), rest, (m.group("num"),))
+    m = _LETTER.match(text)
+    if m and (entry or m.group("rest")[:1].isupper()):
+        return Numbering("letter", 1, m.group("num"), m.group("rest").strip(), (m.group("num"),))
+    m = _PAREN.match(text)
+    if m and (entry or _title_start(m.group("rest").strip())):
+        return Numbering("paren", 1, f"({m.group('num')})", m.group("rest").strip(), (m.group("num"),))
+    return None
+
+
+def _keyword(m: re.Match[str], entry: bool) -> Numbering | None:
+    kw = m.group("kw").lower()
+    kw = _KEYWORD_KINDS.get(kw, kw)
+    num = m.group("num")
+    rest = m.group("rest").strip()
+    if not entry and kw in _SENTENCE_KEYWORDS and rest and rest[0].islower() and not m.group("sep").strip():
+        return None  # "Item 7 of this report ..." reads as a sentence, not a heading
+    parts = tuple(p for p in re.split(r"[.\-]", num) if p)
+    if kw == "exhibit" and "-" not in num:
+        parts = (num,)  # a filing's ``Exhibit 10.40`` is a catalogue number, a peer of ``Exhibit 21``
+    depth = len(parts) if kw in ("section", "appendix", "exhibit") else 1
+    return Numbering(kw, max(depth, 1), f"{m.group('kw')} {num}", rest, parts)
+
+
+def _decimal(m: re.Match[str], entry: bool) -> Numbering | None:
+    num, rest = m.group("num"), m.group("rest").strip()
+    parts = tuple(num.split("."))
+    if not entry:
+        if not _title_start(rest) and not (len(parts) >= 2 and (_COUNTED_TITLE.match(rest) or _NAMED.match(rest))):
             return None
         if len(parts) == 1 and not m.group("dot") and not m.group("dash") and rest and not rest[:1].isupper():
             return None
         if len(parts) == 1 and len(num) == 3 and not rest:
             return None
-        if m.group("dash"):
-            return Numbering("exhibit", len(parts) + 1, num + m.group("dash"), rest,
-                             parts + (m.group("dash")[1:],))
-        return Numbering("decimal", len(parts), num, rest, parts)
-    m = _APPENDIX_SUB.match(text)
-    if m and _title_start(m.group("rest").strip()):
-        parts = tuple(m.group("num").split("."))
-        return Numbering("appendix", len(parts), m.group("num"), m.group("rest").strip(), parts)
-    m = _ROMAN_RE.match(text)
-    if m and _title_start(m.group("rest").strip()) and m.group("rest").strip():
-        return Numbering("roman", 1, m.group("num"), m.group("rest").strip(), (m.group("num"),))
-    m = _LETTER.match(text)
-    if m and m.group("rest")[:1].isupper():
-        return Numbering("letter", 1, m.group("num"), m.group("rest").strip(), (m.group("num"),))
-    m = _PAREN.match(text)
-    if m and _title_start(m.group("rest").strip()):
-        return Numbering("paren", 1, f"({m.group('num')})", m.group("rest").strip(), (m.group("num"),))
-    return None
+    if m.group("dash"):
+        return Numbering("exhibit", len(parts) + 1, num + m.group("dash"), rest, parts + (m.group("dash")[1:],))
+    return Numbering("decimal", len(parts), num, rest, parts)
 
 
 _COUNTED_TITLE = re.compile(r"^[0-9]{1,3} [A-Z][a-z]{2,}")
 """A title that opens with a count (``6.1 2 Variables``): after a dotted section number only."""
+_NAMED = re.compile(r"^(?:\\[A-Za-z@]{2,}|[0-9][A-Za-z]\b)")
+"""A title that names a macro or a ``2D``/``3D`` thing (``7.6.1 \\csn and \\ece``, ``1.1 2D Commands``): after a
+dotted section number only (a single number before a macro is a code listing's line number)."""
 
 
 def _title_start(rest: str) -> bool:
-    return not rest or rest[0].isalpha() or rest[0] in "\"'“‘<[(_"
+    return not rest or rest[0].isalpha() or rest[0] in "\"'“‘<[(_/"
 
 
 def common_prefix(numbers: list[tuple[str, ...]], share: float = 0.9) -> int:

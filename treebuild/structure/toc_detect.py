@@ -208,7 +208,7 @@ def page_rows(doc: SourceDoc, unit: int) -> list[Row]:
         above, band, below = _column_band(rows)
         left_rows = [r for r in band if r.x0 < gutter]
         right_rows = [r for r in band if r.x0 >= gutter]
-        if right_rows and all(r.x1 <= middle + H.column_overlap * (right - left) for r in left_rows):
+        if right_rows and left_rows and all(r.x1 <= middle + H.column_overlap * (right - left) for r in left_rows):
             return above + left_rows + _shift(right_rows, min(r.x0 for r in left_rows)) + below
     return rows
 

@@ -5,6 +5,8 @@ takes the next row as its title, and a long title without a page number continue
 next row. Levels combine two signals, as a reader does: numbering (Part > Item, Chapter >
 1.1 > 1.1.1, (a) > (i)) decides between numbered entries, indentation and type size between
 the rest (and between numbered and unnumbered ones).
+Labels are read by ``numbering.parse_numbering`` (``entry=True``: a TOC row is an entry, so only its
+label is read), the parser heading detection uses: one kind, depth and rank per label.
 """
 
 from __future__ import annotations
@@ -14,32 +16,19 @@ from collections import Counter
 from dataclasses import dataclass
 
 from .heuristics import HEURISTICS as H
-from .patterns import ROMAN_UPPER
+from .numbering import Numbering, parse_numbering
 from .text import normalize_title
 from .toc_detect import Cell, Row, TocPages, entry_like, margin_row, right_edge, row_entry, toc_keyword
 
-__all__ = ["TocEntry", "Label", "parse_label", "parse_rows", "assign_levels", "parse_line"]
+__all__ = ["TocEntry", "parse_rows", "assign_levels", "parse_line"]
 
-
-
-@dataclass(frozen=True, slots=True)
-class Label:
-    """The numbering in front of a title: ``kind`` (decimal, part, item ...), ``text`` and rank.
-
-    ``rank`` orders kinds from outer to inner (Part 10 < Chapter 20 < Item 30 < 1.1 40 ...).
-    """
-
-    kind: str
-    text: str
-    depth: int
-    rank: int
 
 
 @dataclass
 class TocEntry:
     title: str  # as printed, label included ("Item 1A. Risk Factors", "1.2 Scope")
     page: str | None  # printed page reference, None when the TOC gives none
-    label: Label | None = None
+    label: Numbering | None = None  # the numbering label, read by ``numbering.parse_numbering``
     level: int = 1
     x0: float = 0.0
     size: float = 0.0
@@ -52,57 +41,13 @@ class TocEntry:
         """The title without its numbering label."""
         if self.label is None:
             return self.title
-        return self.title[len(self.label.text):].strip(" .:-–—\t") or self.title
-
-
-_WORD_LABELS: list[tuple[str, re.Pattern[str], int]] = [
-    ("part", re.compile(r"part\s+(?:[ivxlc]+|\d+|[a-z])\b\.?", re.I), 10),
-    ("chapter", re.compile(r"(?:chapter|chap\.|book)\s+(?:\d+|[ivxlc]+)\b\.?", re.I), 20),
-    ("appendix", re.compile(r"(?:appendix|annex|annexure|schedule|exhibit|attachment)\s+"
-                            r"(?:[a-z]|\d+|[ivx]+)(?:[.-]\d+)*\b\.?", re.I), 20),
-    ("article", re.compile(r"article\s+(?:[ivxlc]+|\d+)\b\.?", re.I), 20),
-    ("item", re.compile(r"item\s+\d+[a-z]?(?:\s?\([a-z0-9]+\))?\.?", re.I), 30),
-    ("section", re.compile(r"(?:section|sec\.|§)\s*\d+(?:\.\d+)*\b\.?", re.I), 40),
-    ("note", re.compile(r"note\s+\d+\b\.?", re.I), 40),
-]
-_DECIMAL = re.compile(r"(\d{1,3}(?:\.\d{1,3})*)(?:-(\d{1,3}))?\.?(?=\s|$)")
-_ALPHA = re.compile(r"([A-Z])((?:\.\d{1,3})+)\.?(?=\s|$)|([A-Z])\.(?=\s)")
-_ROMAN = re.compile(rf"({ROMAN_UPPER})\.(?=\s)")
-_PAREN = re.compile(r"\(([a-z]|[ivx]{1,5}|\d{1,2})\)(?=\s)")
-
-
-def parse_label(title: str) -> Label | None:
-    """The numbering label at the start of ``title``, or None."""
-    t = title.strip()
-    for kind, pattern, rank in _WORD_LABELS:
-        m = pattern.match(t)
-        if m and (m.end() == len(t) or not t[m.end()].isalnum() or t[m.end() - 1] in ". "):
-            text = m.group(0).strip()
-            depth = 1 + text.count(".") - (1 if text.endswith(".") else 0) if kind == "section" else 1
-            return Label(kind, text, depth, rank + 10 * (depth - 1))
-    m = _DECIMAL.match(t)
-    if m and not re.fullmatch(r"(?:19|20)\d\d", m.group(1)):
-        depth = m.group(1).count(".") + 1 + (1 if m.group(2) else 0)
-        return Label("decimal", m.group(0).strip(), depth, 20 + 10 * depth)
-    m = _ALPHA.match(t)
-    if m:
-        depth = 1 + (m.group(2).count(".") if m.group(2) else 0)
-        return Label("alpha", m.group(0).strip(), depth, 20 + 10 * depth)
-    m = _ROMAN.match(t)
-    if m:
-        return Label("roman", m.group(0).strip(), 1, 25)
-    m = _PAREN.match(t)
-    if m:
-        inner = m.group(1)
-        rank = 85 if inner.isdigit() else 90 if len(inner) > 1 else 80  # (1) / (ii) / (a)
-        return Label("paren", m.group(0), 1, rank)
-    return None
+        return self.label.rest.strip(" .:-–—\t") or self.title
 
 
 def _label_only(text: str) -> bool:
     """A row that holds only a numbering label ("Item 2.", "PART I", "1.")."""
-    label = parse_label(text + " x")
-    return label is not None and label.text.strip() == text.strip().rstrip(":")
+    label = parse_numbering(text, entry=True)
+    return label is not None and not label.rest.strip(":")
 
 
 def parse_line(text: str) -> TocEntry | None:
@@ -111,7 +56,7 @@ def parse_line(text: str) -> TocEntry | None:
     e = row_entry(row)
     if not e.title:
         return None
-    return TocEntry(title=e.title, page=e.page, label=parse_label(e.title))
+    return TocEntry(title=e.title, page=e.page, label=parse_numbering(e.title, entry=True))
 
 
 @dataclass
@@ -226,12 +171,13 @@ def _join(raws: list[_Raw], right: float) -> list[TocEntry]:
     pending: _Raw | None = None
 
     def flush(r: _Raw) -> None:
-        out.append(TocEntry(title=r.title, page=r.page, label=parse_label(r.title), x0=r.x0, size=r.size,
-                            bold=r.bold, unit=r.unit, order=len(out)))
+        out.append(TocEntry(title=r.title, page=r.page, label=parse_numbering(r.title, entry=True), x0=r.x0,
+                            size=r.size, bold=r.bold, unit=r.unit, order=len(out)))
 
     for i, r in enumerate(raws):
         if pending is not None:
-            if _label_only(pending.title) and not _label_only(r.title) and parse_label(r.title) is None:
+            if _label_only(pending.title) and not _label_only(r.title) \
+                    and parse_numbering(r.title, entry=True) is None:
                 pending = _Raw(f"{pending.title} {r.title}", r.page, pending.x0, r.title_x0, r.x1, r.size,
                                pending.bold and r.bold, pending.unit, r.has_page)
                 if pending.has_page:
@@ -268,7 +214,7 @@ def _continues_title(prev: _Raw, r: _Raw, after: _Raw | None, right: float) -> b
     when ``r`` is a single indented line (the row after it does not line up with it): a parent
     entry without a page has several children in a column, a wrapped title one continuation.
     """
-    if parse_label(r.title) is not None or r.x0 < prev.x0 - 1 or r.unit != prev.unit:
+    if parse_numbering(r.title, entry=True) is not None or r.x0 < prev.x0 - 1 or r.unit != prev.unit:
         return False
     if abs(r.size - prev.size) > 0.6:
         return False

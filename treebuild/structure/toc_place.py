@@ -30,7 +30,7 @@ __all__ = ["Placement", "PageTexts", "place_entries"]
 
 _WINDOW = (0, 1, -1, 2, -2, 3, -3)
 _LEAD_WORDS = re.compile(r"^(?:chapter|section|appendix|annex|part|exhibit|article|schedule|kapitel|chapitre) ")
-_DISTINCT_KINDS = {"part", "item", "chapter", "appendix", "article", "section", "note"}
+_DISTINCT_KINDS = {"part", "item", "chapter", "appendix", "article", "section", "note", "exhibit", "schedule"}
 _TRAILING_PAREN = re.compile(r"^(.*\S)\s*\([^()]{1,20}\)$")
 
 
@@ -122,9 +122,9 @@ class _Want:
 def _want(entry: TocEntry) -> _Want:
     full = normalize_title(entry.title)
     bare = normalize_title(entry.bare_title) if entry.label is not None else None
-    label = normalize_title(entry.label.text) if entry.label is not None else None
+    label = normalize_title(entry.label.label) if entry.label is not None else None
     distinct = entry.label is not None and (
-        entry.label.kind in _DISTINCT_KINDS or entry.label.kind in {"decimal", "alpha"} and entry.label.depth >= 2)
+        entry.label.kind in _DISTINCT_KINDS or entry.label.kind == "decimal" and entry.label.depth >= 2)
     short = None
     m = _TRAILING_PAREN.search(entry.title)
     if m and len(m.group(1).split()) >= 2:
