@@ -124,6 +124,9 @@ class Heuristics:
     """... and right of the middle that a left-column row may reach."""
     min_column_rows: int = 3
     """A two-column TOC has at least this many rows in each column."""
+    column_lead: float = 1.5
+    """A TOC column's lines are at most this many line heights apart (a wider gap above its first
+    entry ends the column: a figure or the title block)."""
     margin_top: float = 0.08
     """A TOC-page row above this share of the height without a page reference is a running header ..."""
     margin_bottom: float = 0.93

@@ -130,7 +130,9 @@ class _Raw:
 def parse_rows(pages: TocPages) -> list[TocEntry]:
     """Entries of a detected TOC in reading order, levels assigned."""
     raws: list[_Raw] = []
-    right = max((r.x1 for rows in pages.rows.values() for r in rows), default=0.0)
+    # where the page numbers end (a TOC column's right edge, not the full-width text under the TOC)
+    edges = [e for rows in pages.rows.values() if (e := right_edge(rows)) is not None]
+    right = max(edges) if edges else max((r.x1 for rows in pages.rows.values() for r in rows), default=0.0)
     repeated = _running_rows(pages)
     for i, unit in enumerate(pages.pages):
         rows = pages.rows[unit]
