@@ -77,6 +77,14 @@ class Heuristics:
     """A run-in sub-section title (``4.1. Priority Trees. Note ...``) has at most this many words."""
     run_in_series: int = 2
     """... and comes with at least this many siblings under a numbered heading found on its own line."""
+    title_step: float = 1.0
+    """Points by which a document's title (its first heading, on page one) outsizes every other heading."""
+    title_block_chars: int = 80
+    """Heading-like lines this close after a document's title (characters between) are its author and date lines."""
+    title_page_chars: int = 600
+    """A first page with no more text than this is a title page (title, subtitle, authors, date, version)."""
+    title_min_headings: int = 3
+    """... in a document with at least this many headings (a title alone is the only structure there is)."""
     figure_label: float = 0.6
     """Text beside a heading smaller than this share of its size is a figure's labels (atom numbers in a
     diagram in the next column), not a table row's cells that would make the heading a row label."""
