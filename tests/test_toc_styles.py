@@ -592,3 +592,49 @@ def test_toc_ending_at_the_top_of_a_page_with_the_first_section_under_it(tmp_pat
     assert res is not None
     assert res.toc_pages == [1, 2]
     assert [m.title for m in res.marks] == [r.text for r in rows]
+
+
+def test_a_short_contents_before_the_full_table_of_contents(tmp_path: Path) -> None:
+    """A book prints a ``Short Contents`` (its chapters) and then the full ``Table of Contents``
+    (chapters and sections) a page or two later: the full one is the TOC to read (the search used to
+    stop at the short one, and the sections were left to typography)."""
+    chapters = [TocRow(0, f"{i} Chapter {i} of the handbook", str(2 * i - 1), bold=True) for i in range(1, 9)]
+    full: list[TocRow] = []
+    for c in chapters:
+        i = int(c.text.split()[0])
+        full += [c, TocRow(1, f"{i}.1 First topic of chapter {i}", str(2 * i)),
+                 TocRow(1, f"{i}.2 Second topic of chapter {i}", str(2 * i))]
+    b = Builder(tmp_path / "book.pdf")
+    b.blank("The Handbook")
+    b.toc(chapters, title="Short Contents")
+    b.blank()
+    b.toc(full, title="Table of Contents")
+    for i in range(1, 9):
+        b.body([Heading(f"{i} Chapter {i} of the handbook")], folio=str(2 * i - 1), lines=8)
+        b.body([Heading(f"{i}.1 First topic of chapter {i}", size=12),
+                Heading(f"{i}.2 Second topic of chapter {i}", y=300, size=12)], folio=str(2 * i), lines=8)
+    res = toc_marks(_read(b.save()))
+    assert res is not None
+    assert res.toc_pages == [3]
+    assert [(m.title, m.level) for m in res.marks] == [(r.text, r.indent + 1) for r in full]
+
+
+def test_a_running_head_over_the_toc_pages_does_not_break_it(tmp_path: Path) -> None:
+    """A book's TOC pages after the first carry a running head ``CONTENTS`` with the page's folio on
+    the same line: read as an entry (``CONTENTS ... 4``) it made the page numbers fall back from 48 to
+    4, so the TOC seemed to end, and a later page of it was taken alone."""
+    rows = [TocRow(0, f"{i} Subject {i} overview", str(i)) for i in range(1, 61)]
+    b = Builder(tmp_path / "book.pdf")
+    b.blank("Reference")
+    for k, part in enumerate((rows[:20], rows[20:40], rows[40:])):
+        unit = b.toc(part, title="Contents" if k == 0 else None, top=120 if k == 0 else 90)
+        if k:
+            page = b.doc[unit]
+            b.text(page, 72, 50, "CONTENTS", size=9)
+            b.text(page, 540 - b.width(str(unit + 1), 9), 50, str(unit + 1), size=9)
+    for i in range(1, 61):
+        b.body([Heading(f"{i} Subject {i} overview")], folio=str(i), lines=6)
+    res = toc_marks(_read(b.save()))
+    assert res is not None
+    assert res.toc_pages == [1, 2, 3]
+    assert [m.title for m in res.marks] == [r.text for r in rows]

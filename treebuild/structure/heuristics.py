@@ -116,7 +116,10 @@ class Heuristics:
     toc_front_max: int = 30
     """... nor more (a long document's TOC is near its front)."""
     toc_enough_entries: int = 8
-    """A TOC run with this many entries ends the search (smaller runs: a short list of parts first)."""
+    """A TOC run with this many entries ends the search (smaller runs: a short list of parts first) ..."""
+    toc_next_pages: int = 3
+    """... once no other TOC run starts within this many pages after it (a book's ``Short Contents``
+    is followed by its full ``Table of Contents``; the richest run is read)."""
     toc_row_extra: int = 16
     """Characters a TOC row's text line holds beyond its title (section and page numbers): where the TOC
     ends on its last page is its last such line, not a sentence of the first section that names the entry."""

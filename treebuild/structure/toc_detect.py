@@ -483,7 +483,10 @@ def margin_row(row: Row, height: float) -> bool:
     if _BOILERPLATE.search(text):
         return True
     band = row.y1 < height * H.margin_top or row.y0 > height * H.margin_bottom
-    return band and row_entry(row).page is None
+    if not band:
+        return False
+    entry = row_entry(row)
+    return entry.page is None or toc_keyword(entry.title) == "toc"  # ``CONTENTS 4``: the TOC's running head
 
 
 _NUMBER_START = re.compile(
@@ -516,7 +519,7 @@ def _continues(prev: _PageScore, s: _PageScore) -> bool:
     if s.entries < H.continued_entries or s.entries / s.head_rows < H.continued_share \
             or s.monotonic < H.toc_monotonic:
         return False
-    first = next((int(e.page) for r in s.rows if (e := row_entry(r)).page and e.page.isdigit()), None)
+    first = s.values[0] if s.values else None  # the entries' pages (a running head's folio aside)
     return prev.last_value is None or first is None or first >= prev.last_value - 2
 
 
@@ -568,7 +571,8 @@ def find_toc_pages(doc: SourceDoc) -> TocPages | None:
 
     groups: list[list[int]] = []
     u = 0
-    while u < limit:
+    stop = limit
+    while u < stop:
         if not _quick_candidate(doc.units[u].text):
             u += 1
             continue
@@ -580,7 +584,8 @@ def find_toc_pages(doc: SourceDoc) -> TocPages | None:
             groups.append(pages)
             u = pages[-1] + 1
             if sum(scores[p].entries for p in pages) >= H.toc_enough_entries:
-                break
+                # a short contents may come first: a richer one starting right after it is the TOC
+                stop = min(stop, u + H.toc_next_pages)
             continue
         u += 1
     if groups:
