@@ -638,3 +638,34 @@ def test_a_running_head_over_the_toc_pages_does_not_break_it(tmp_path: Path) -> 
     assert res is not None
     assert res.toc_pages == [1, 2, 3]
     assert [m.title for m in res.marks] == [r.text for r in rows]
+
+
+def test_a_toc_that_starts_at_the_foot_of_the_cover_page(tmp_path: Path) -> None:
+    """The cover page holds the title block, an epigraph and a figure's labels, and at its foot the
+    ``Contents`` title with the first entries and the title's footnote; the TOC goes on over the next
+    page. The share of entries is read under the contents title (over the whole page they were too
+    few, and the first entries were lost), and the footnote is not an entry."""
+    rows = [TocRow(0, f"{i} Subject {i} overview", str(i + 2)) for i in range(1, 41)]
+    b = Builder(tmp_path / "cover.pdf")
+    page = b.doc.new_page(width=WIDTH, height=792)
+    b.text(page, 150, 120, "The orchard tutorial and reference manual*", size=16)
+    for k, line in enumerate(["Ann Gardener", "Fruit Institute", "September 15, 2002",
+                              "Growing fruit is in some ways an incredible pastime;",
+                              "it basically consists of patience and water.", "Old proverb, page 632."]):
+        b.text(page, 200, 160 + 16 * k, line)
+    for k, label in enumerate(["a", "b", "c", "d", "e", "apple", "pear", "Double box with a shadow"]):
+        b.text(page, 120 + 40 * (k % 5), 300 + 24 * k, label)
+    b.text(page, 72, 560, "Contents", size=14, bold=True)
+    y = 590.0
+    for r in rows[:4]:
+        y = b._toc_row(page, r, 72, 540, y, "dots", 16.0, None)
+    b.text(page, 80, 672, "*This document describes version 1.0 of the package.", size=8)
+    b.folio(page, "1")
+    b.toc(rows[4:], title=None, folio="2")
+    for i in range(1, 41):
+        b.body([Heading(f"{i} Subject {i} overview")], folio=str(i + 2), lines=6)
+    res = toc_marks(_read(b.save()))
+    assert res is not None
+    assert res.toc_pages == [0, 1]
+    assert [e.title for e in res.parsed] == [r.text for r in rows]
+    assert [m.title for m in res.marks] == [r.text for r in rows]

@@ -434,6 +434,7 @@ class _PageScore:
     height: float
     values: list[int]  # arabic page numbers of the entries, in order
     head_rows: int = 0  # rows from the top of the text down to the last entry (the body text under a TOC's end aside)
+    titled_rows: int = 0  # rows under the contents title (a title block, epigraph or figure above it aside)
 
 
 def _score(doc: SourceDoc, unit: int) -> _PageScore:
@@ -461,8 +462,10 @@ def _score(doc: SourceDoc, unit: int) -> _PageScore:
         aligned = sum(1 for _, e in entries if abs((e.page_x1 or 0) - mode) <= H.page_align) / len(entries)
     numbered = sum(1 for r in body if _numbered_title(r.text))
     head_rows = body.index(entries[-1][0]) + 1 if entries else 0
+    above = {id(r) for r in rows[:keyword_row + 1]} if keyword_row is not None else set()
+    titled_rows = sum(1 for r in body if id(r) not in above)
     return _PageScore(unit, rows, len(entries), len(body), keyword_row, list_row, monotonic, aligned, numbered,
-                      values[-1] if values else None, height, values, head_rows)
+                      values[-1] if values else None, height, values, head_rows, titled_rows)
 
 
 def right_edge(rows: list[Row]) -> float | None:
@@ -502,8 +505,10 @@ def _is_toc_page(s: _PageScore, page_count: int) -> bool:
     if s.text_rows == 0 or s.list_row is not None and (s.keyword_row is None or s.list_row < s.keyword_row):
         return False
     frac = s.entries / s.text_rows
-    if s.keyword_row is not None and s.entries >= H.titled_toc_entries and frac >= H.titled_toc_share \
-            and s.monotonic >= H.toc_monotonic:
+    # under a contents title the share is read below the title: a TOC may start at the foot of the
+    # cover page, under the title block and a figure
+    if s.keyword_row is not None and s.entries >= H.titled_toc_entries \
+            and s.entries / max(1, s.titled_rows) >= H.titled_toc_share and s.monotonic >= H.toc_monotonic:
         return True
     # Without a contents title, the numbers must be pages this document could have: a page of
     # numbered lines (steps, line numbers, amounts) in a short document is not a TOC.

@@ -215,9 +215,16 @@ def _running_rows(pages: TocPages) -> set[str]:
     return {t for t, c in seen.items() if c >= 2}
 
 
+_FOOTNOTE = re.compile(r"^[\u2217*\u2020\u2021\u00a7\u00b6]\s*[^\W\d_]")
+"""A footnote's text: its mark (``∗``, ``†``, ``‡``) opens the row (``∗This document describes ...``)."""
+
+
 def _skip_row(row: Row, height: float) -> bool:
-    """Column headers ("Page"), folios and running headers/footers."""
+    """Column headers ("Page"), folios, running headers/footers and the page's footnotes (a TOC
+    that starts on the cover page has the title's footnote under it)."""
     if re.fullmatch(r"(?:page|pages|page no\.?|seite)", row.text, re.I):
+        return True
+    if _FOOTNOTE.match(row.text) and row_entry(row).page is None:
         return True
     return margin_row(row, height)
 
