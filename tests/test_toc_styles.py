@@ -179,6 +179,18 @@ def test_two_column_toc_reads_left_column_first(tmp_path: Path) -> None:
     assert [(m.title, m.pos.unit) for m in res.marks] == [(f"{i} {n}", i + 1) for i, n in enumerate(names, start=1)]
 
 
+def _subjects(n: int, first_page: int = 1) -> list[TocRow]:
+    """``n`` chapter rows, ``i Subject i overview`` printed on page ``i + first_page - 1``."""
+    return [TocRow(0, f"{i} Subject {i} overview", str(i + first_page - 1)) for i in range(1, n + 1)]
+
+
+def _subject_pages(b: Builder, rows: list[TocRow]) -> list[str]:
+    """A body page per row with its heading and folio; the titles, for the checks."""
+    for r in rows:
+        b.body([Heading(r.text)], folio=r.ref, lines=6)
+    return [r.text for r in rows]
+
+
 def test_multi_page_toc_continues_without_title(tmp_path: Path) -> None:
     rows = [TocRow(0, f"{i} Subject {i} overview", str(i)) for i in range(1, 41)]
     b = Builder(tmp_path / "multi.pdf")
@@ -573,7 +585,7 @@ def test_toc_ending_at_the_top_of_a_page_with_the_first_section_under_it(tmp_pat
     """A TOC's last page holds its last few rows at the top and the first section under them (the
     section's heading and a page of text): that page continues the TOC although the entries are a
     small share of its rows (it used to be judged on the whole page, and the last rows were lost)."""
-    rows = [TocRow(0, f"{i} Subject {i} overview", str(i)) for i in range(1, 37)]
+    rows = _subjects(36)
     b = Builder(tmp_path / "tail.pdf")
     b.blank("Reference")
     b.toc(rows[:32], style="dots")
@@ -585,13 +597,11 @@ def test_toc_ending_at_the_top_of_a_page_with_the_first_section_under_it(tmp_pat
     b.text(page, 72, y + 30, "Preface", size=16, bold=True)
     for k in range(30):
         b.text(page, 72, y + 56 + 14 * k, FILLER[k % len(FILLER)])
-    for i in range(1, 37):
-        b.body([Heading(f"{i} Subject {i} overview")], folio=str(i), lines=6)
-    doc = _read(b.save())
-    res = toc_marks(doc)
+    titles = _subject_pages(b, rows)
+    res = toc_marks(_read(b.save()))
     assert res is not None
     assert res.toc_pages == [1, 2]
-    assert [m.title for m in res.marks] == [r.text for r in rows]
+    assert [m.title for m in res.marks] == titles
 
 
 def test_a_short_contents_before_the_full_table_of_contents(tmp_path: Path) -> None:
@@ -623,7 +633,7 @@ def test_a_running_head_over_the_toc_pages_does_not_break_it(tmp_path: Path) -> 
     """A book's TOC pages after the first carry a running head ``CONTENTS`` with the page's folio on
     the same line: read as an entry (``CONTENTS ... 4``) it made the page numbers fall back from 48 to
     4, so the TOC seemed to end, and a later page of it was taken alone."""
-    rows = [TocRow(0, f"{i} Subject {i} overview", str(i)) for i in range(1, 61)]
+    rows = _subjects(60)
     b = Builder(tmp_path / "book.pdf")
     b.blank("Reference")
     for k, part in enumerate((rows[:20], rows[20:40], rows[40:])):
@@ -632,12 +642,11 @@ def test_a_running_head_over_the_toc_pages_does_not_break_it(tmp_path: Path) -> 
             page = b.doc[unit]
             b.text(page, 72, 50, "CONTENTS", size=9)
             b.text(page, 540 - b.width(str(unit + 1), 9), 50, str(unit + 1), size=9)
-    for i in range(1, 61):
-        b.body([Heading(f"{i} Subject {i} overview")], folio=str(i), lines=6)
+    titles = _subject_pages(b, rows)
     res = toc_marks(_read(b.save()))
     assert res is not None
     assert res.toc_pages == [1, 2, 3]
-    assert [m.title for m in res.marks] == [r.text for r in rows]
+    assert [m.title for m in res.marks] == titles
 
 
 def test_a_toc_that_starts_at_the_foot_of_the_cover_page(tmp_path: Path) -> None:
@@ -645,7 +654,7 @@ def test_a_toc_that_starts_at_the_foot_of_the_cover_page(tmp_path: Path) -> None
     ``Contents`` title with the first entries and the title's footnote; the TOC goes on over the next
     page. The share of entries is read under the contents title (over the whole page they were too
     few, and the first entries were lost), and the footnote is not an entry."""
-    rows = [TocRow(0, f"{i} Subject {i} overview", str(i + 2)) for i in range(1, 41)]
+    rows = _subjects(40, first_page=3)
     b = Builder(tmp_path / "cover.pdf")
     page = b.doc.new_page(width=WIDTH, height=792)
     b.text(page, 150, 120, "The orchard tutorial and reference manual*", size=16)
@@ -662,10 +671,9 @@ def test_a_toc_that_starts_at_the_foot_of_the_cover_page(tmp_path: Path) -> None
     b.text(page, 80, 672, "*This document describes version 1.0 of the package.", size=8)
     b.folio(page, "1")
     b.toc(rows[4:], title=None, folio="2")
-    for i in range(1, 41):
-        b.body([Heading(f"{i} Subject {i} overview")], folio=str(i + 2), lines=6)
+    titles = _subject_pages(b, rows)
     res = toc_marks(_read(b.save()))
     assert res is not None
     assert res.toc_pages == [0, 1]
-    assert [e.title for e in res.parsed] == [r.text for r in rows]
-    assert [m.title for m in res.marks] == [r.text for r in rows]
+    assert [e.title for e in res.parsed] == titles
+    assert [m.title for m in res.marks] == titles
