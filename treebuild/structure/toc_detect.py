@@ -301,12 +301,12 @@ def _shift(rows: list[Row], left: list[Row]) -> list[Row]:
     one). The move is the one that puts most rows on a margin of the left column: a right column
     whose leftmost row is a two-digit chapter (``10 Axes``, its label a figure wider than ``7``'s)
     does not push every other row one step in."""
-    margins = sorted({round(r.x0, 1) for r in left})
-    starts = sorted({round(r.x0, 1) for r in rows})
-    naive = starts[0] - margins[0]
+    margins = sorted({round(r.x0) for r in left})
+    starts = Counter(round(r.x0) for r in rows)
+    naive = min(starts) - margins[0]
 
     def fit(dx: float) -> tuple[int, float]:
-        on = sum(1 for r in rows if any(abs(r.x0 - dx - m) <= H.indent_tolerance for m in margins))
+        on = sum(n for x, n in starts.items() if any(abs(x - dx - m) <= H.indent_tolerance for m in margins))
         return on, -abs(dx - naive)
 
     dx = max((s - m for s in starts for m in margins), key=fit, default=naive)
