@@ -82,7 +82,9 @@ class Heuristics:
     title_block_chars: int = 80
     """Heading-like lines this close after a document's title (characters between) are its author and date lines."""
     title_page_chars: int = 600
-    """A first page with no more text than this is a title page (title, subtitle, authors, date, version)."""
+    """A first page with no more text than this is a title page (title, subtitle, authors, date, version) ..."""
+    title_page_share: float = 0.25
+    """... and no more than this share of a typical page's text (a short document's first section is not)."""
     title_min_headings: int = 3
     """... in a document with at least this many headings (a title alone is the only structure there is)."""
     figure_label: float = 0.6
