@@ -628,3 +628,33 @@ def test_a_section_titled_contents_over_a_diagram_is_not_a_listing_page(tmp_path
         w.para(LOREM[:120])
     roots, _ = build_nodes(read(w.save(tmp_path / "fields.pdf")), DETECT)
     assert _titles(roots) == expected
+
+
+def test_a_documents_own_title_is_not_a_section(tmp_path: Path) -> None:
+    """A manual opens with its title, larger than any heading, over its author line and abstract
+    (``The fruit package``); the title names the document, it is not its first section (every
+    manual without a bookmarked title got one spurious top-level entry)."""
+    w = Writer(header=None)
+    w.centred("The fruit package", size=20, bold=False)
+    w.centred("Ann Gardener, version 2.1", size=12, bold=False)
+    w.para(LOREM)
+    for title in ("1 Introduction", "2 Usage", "3 Options", "4 Examples"):
+        w.heading(title, size=14)
+        w.paras(2)
+    roots, _ = build_nodes(read(w.save(tmp_path / "manual.pdf")), DETECT)
+    assert _titles(roots) == [("1 Introduction", 1), ("2 Usage", 1), ("3 Options", 1), ("4 Examples", 1)]
+
+
+def test_the_headings_of_a_title_page_are_not_sections(tmp_path: Path) -> None:
+    """A title page (title, subtitle and authors, little else) set no larger than the chapters the
+    manual has later: its lines are the document's title block, not sections."""
+    w = Writer(header=None)
+    w.centred("The Orchard Book", size=16)
+    w.centred("Growing and keeping fruit", size=14)
+    w.centred("Ann Gardener and Bob Grower", size=10, bold=False)
+    w.new_page()
+    for title in ("Preface", "Planting", "Pruning", "Harvest"):
+        w.heading(title, size=18)
+        w.paras(2)
+    roots, _ = build_nodes(read(w.save(tmp_path / "book.pdf")), DETECT)
+    assert _titles(roots) == [("Preface", 1), ("Planting", 1), ("Pruning", 1), ("Harvest", 1)]

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pymupdf
 import pytest
-from tocgen import WIDTH, Builder, Heading, TocRow
+from tocgen import FILLER, WIDTH, Builder, Heading, TocRow
 
 from treebuild.model import SourceDoc
 from treebuild.readers.pdf import PdfReader
@@ -177,6 +177,18 @@ def test_two_column_toc_reads_left_column_first(tmp_path: Path) -> None:
     res = toc_marks(doc)
     assert res is not None
     assert [(m.title, m.pos.unit) for m in res.marks] == [(f"{i} {n}", i + 1) for i, n in enumerate(names, start=1)]
+
+
+def _subjects(n: int, first_page: int = 1) -> list[TocRow]:
+    """``n`` chapter rows, ``i Subject i overview`` printed on page ``i + first_page - 1``."""
+    return [TocRow(0, f"{i} Subject {i} overview", str(i + first_page - 1)) for i in range(1, n + 1)]
+
+
+def _subject_pages(b: Builder, rows: list[TocRow]) -> list[str]:
+    """A body page per row with its heading and folio; the titles, for the checks."""
+    for r in rows:
+        b.body([Heading(r.text)], folio=r.ref, lines=6)
+    return [r.text for r in rows]
 
 
 def test_multi_page_toc_continues_without_title(tmp_path: Path) -> None:
@@ -501,3 +513,183 @@ def test_entries_only_in_the_right_column_band(tmp_path: Path) -> None:
     doc = _read(b.save())
     rows = page_rows(doc, 0)
     assert [r.text.split()[0] for r in rows][-4:] == ["Alpha", "Beta", "Gamma", "Delta"]
+
+
+def _multicol_page(b: Builder, rows: list[TocRow], *, offset: float, split: int, label_right: bool) -> int:
+    """A two-column TOC set like LaTeX's ``multicol``: each row's label, title and page number are
+    separate text runs (the page number right-aligned, a dot leader between), the gutter is narrow,
+    chapters have space above them and the right column's baselines sit ``offset`` points below
+    the left one's. With ``label_right`` the
+    chapter labels are right-aligned in their box (``10`` starts left of ``7``). Under the columns,
+    the first chapter starts on the same page."""
+    page = b.doc.new_page(width=WIDTH, height=792)
+    for y, text, size in ((60, "The fruit catalogue package", 18), (84, "A. Gardener, version 2.1", 11)):
+        b.text(page, (WIDTH - b.width(text, size)) / 2, y, text, size=size)
+    b.text(page, 72, 130, "Contents", size=13, bold=True)
+    for c, part in enumerate((rows[:split], rows[split:])):
+        x0, x1 = 72 + c * 238, 300 + c * 238  # a gutter narrower than a line is high
+        y = 150 + (offset if c else 0)
+        for r in part:
+            y += 6 if r.indent == 0 else 0  # space above a chapter: the columns' rows do not pair up
+            label, title = r.text.split(" ", 1)
+            lx = x0 + 18 * r.indent
+            right_aligned = label_right and r.indent == 0
+            b.text(page, lx + 12 - b.width(label) if right_aligned else lx, y, label, bold=r.bold)
+            tx = lx + (18 if r.indent == 0 else 26)  # a chapter title starts where section labels do
+            if "|" in title:  # a title wrapped onto a second line under its first word
+                head, title = title.split("|")
+                b.text(page, tx, y, head, bold=r.bold)
+                y += 12
+            b.text(page, tx, y, title, bold=r.bold)
+            num = x1 - b.width(r.ref or "")
+            if r.indent:
+                start = tx + b.width(title) + 4
+                b.text(page, start, y, ". " * max(2, int((num - 6 - start) / b.width(". "))))
+            b.text(page, num, y, r.ref or "")
+            y += 14
+    b.text(page, 72, 480, rows[0].text, size=14, bold=True)
+    for k in range(4):
+        b.text(page, 72, 504 + 14 * k, FILLER[k])
+    b.folio(page, "1")
+    return page.number
+
+
+def _fruit_rows(chapters: int) -> list[TocRow]:
+    """Chapter ``i`` starts on printed page ``2i - 1``, its two sections share page ``2i``."""
+    rows: list[TocRow] = []
+    for i in range(1, chapters + 1):
+        rows += [TocRow(0, f"{i} Chapter on fruit {i}", str(2 * i - 1), bold=True),
+                 TocRow(1, f"{i}.1 Growing kind {i}", str(2 * i)), TocRow(1, f"{i}.2 Storing kind {i}", str(2 * i))]
+    return rows
+
+
+def _fruit_body(b: Builder, chapters: int) -> None:
+    """The body after the TOC page that holds chapter 1's heading."""
+    for i in range(1, chapters + 1):
+        if i > 1:
+            title = f"{i} Chapter on fruit {i}" + (" from lands far away" if i == chapters else "")
+            b.body([Heading(title, size=14)], folio=str(2 * i - 1), lines=8)
+        b.body([Heading(f"{i}.1 Growing kind {i}", size=12), Heading(f"{i}.2 Storing kind {i}", y=300, size=12)],
+               folio=str(2 * i), lines=8)
+
+
+@pytest.mark.parametrize("label_right", [False, True])
+def test_two_column_toc_with_its_own_baselines_per_column(tmp_path: Path, label_right: bool) -> None:
+    """A ``multicol`` TOC: the right column's rows sit two points below the left one's, so reading
+    rows across the page paired unrelated entries and the page was no TOC at all. The columns are
+    read one after the other, down to the last page number (the first chapter's heading under them
+    is a section, not an entry), and the right column is moved onto the left one's margins by the
+    move that fits most rows (right-aligned chapter labels make ``10`` start left of ``7``: aligning
+    the leftmost row put every other row a step in). A title wrapped in the narrow column is one
+    entry: the column's page numbers, not the full-width text under the TOC, mark its right edge."""
+    rows = _fruit_rows(12)
+    printed = [TocRow(r.indent, r.text, r.ref, r.bold) for r in rows]
+    printed[-3].text = "12 Chapter on fruit 12 from lands far|away"  # wrapped in the narrow column
+    rows[-3].text = "12 Chapter on fruit 12 from lands far away"
+    b = Builder(tmp_path / "multicol.pdf")
+    _multicol_page(b, printed, offset=2.0, split=20, label_right=label_right)
+    _fruit_body(b, 12)
+    doc = _read(b.save())
+    res = toc_marks(doc)
+    assert res is not None
+    assert [(e.title, e.level) for e in res.parsed if e.page] == [(r.text, r.indent + 1) for r in rows]
+    assert [(m.title, m.pos.unit, m.level) for m in res.marks] == [
+        (r.text, int(r.ref or 0) - 1, r.indent + 1) for r in rows]
+
+
+def test_toc_ending_at_the_top_of_a_page_with_the_first_section_under_it(tmp_path: Path) -> None:
+    """A TOC's last page holds its last few rows at the top and the first section under them (the
+    section's heading and a page of text): that page continues the TOC although the entries are a
+    small share of its rows (it used to be judged on the whole page, and the last rows were lost)."""
+    rows = _subjects(36)
+    b = Builder(tmp_path / "tail.pdf")
+    b.blank("Reference")
+    b.toc(rows[:32], style="dots")
+    page = b.doc.new_page(width=WIDTH, height=792)
+    y = 80.0
+    for r in rows[32:]:
+        b._toc_row(page, r, 72, 540, y, "dots", 18.0, None)
+        y += 18
+    b.text(page, 72, y + 30, "Preface", size=16, bold=True)
+    for k in range(30):
+        b.text(page, 72, y + 56 + 14 * k, FILLER[k % len(FILLER)])
+    titles = _subject_pages(b, rows)
+    res = toc_marks(_read(b.save()))
+    assert res is not None
+    assert res.toc_pages == [1, 2]
+    assert [m.title for m in res.marks] == titles
+
+
+def test_a_short_contents_before_the_full_table_of_contents(tmp_path: Path) -> None:
+    """A book prints a ``Short Contents`` (its chapters) and then the full ``Table of Contents``
+    (chapters and sections) a page or two later: the full one is the TOC to read (the search used to
+    stop at the short one, and the sections were left to typography)."""
+    chapters = [TocRow(0, f"{i} Chapter {i} of the handbook", str(2 * i - 1), bold=True) for i in range(1, 9)]
+    full: list[TocRow] = []
+    for c in chapters:
+        i = int(c.text.split()[0])
+        full += [c, TocRow(1, f"{i}.1 First topic of chapter {i}", str(2 * i)),
+                 TocRow(1, f"{i}.2 Second topic of chapter {i}", str(2 * i))]
+    b = Builder(tmp_path / "book.pdf")
+    b.blank("The Handbook")
+    b.toc(chapters, title="Short Contents")
+    b.blank()
+    b.toc(full, title="Table of Contents")
+    for i in range(1, 9):
+        b.body([Heading(f"{i} Chapter {i} of the handbook")], folio=str(2 * i - 1), lines=8)
+        b.body([Heading(f"{i}.1 First topic of chapter {i}", size=12),
+                Heading(f"{i}.2 Second topic of chapter {i}", y=300, size=12)], folio=str(2 * i), lines=8)
+    res = toc_marks(_read(b.save()))
+    assert res is not None
+    assert res.toc_pages == [3]
+    assert [(m.title, m.level) for m in res.marks] == [(r.text, r.indent + 1) for r in full]
+
+
+def test_a_running_head_over_the_toc_pages_does_not_break_it(tmp_path: Path) -> None:
+    """A book's TOC pages after the first carry a running head ``CONTENTS`` with the page's folio on
+    the same line: read as an entry (``CONTENTS ... 4``) it made the page numbers fall back from 48 to
+    4, so the TOC seemed to end, and a later page of it was taken alone."""
+    rows = _subjects(60)
+    b = Builder(tmp_path / "book.pdf")
+    b.blank("Reference")
+    for k, part in enumerate((rows[:20], rows[20:40], rows[40:])):
+        unit = b.toc(part, title="Contents" if k == 0 else None, top=120 if k == 0 else 90)
+        if k:
+            page = b.doc[unit]
+            b.text(page, 72, 50, "CONTENTS", size=9)
+            b.text(page, 540 - b.width(str(unit + 1), 9), 50, str(unit + 1), size=9)
+    titles = _subject_pages(b, rows)
+    res = toc_marks(_read(b.save()))
+    assert res is not None
+    assert res.toc_pages == [1, 2, 3]
+    assert [m.title for m in res.marks] == titles
+
+
+def test_a_toc_that_starts_at_the_foot_of_the_cover_page(tmp_path: Path) -> None:
+    """The cover page holds the title block, an epigraph and a figure's labels, and at its foot the
+    ``Contents`` title with the first entries and the title's footnote; the TOC goes on over the next
+    page. The share of entries is read under the contents title (over the whole page they were too
+    few, and the first entries were lost), and the footnote is not an entry."""
+    rows = _subjects(40, first_page=3)
+    b = Builder(tmp_path / "cover.pdf")
+    page = b.doc.new_page(width=WIDTH, height=792)
+    b.text(page, 150, 120, "The orchard tutorial and reference manual*", size=16)
+    for k, line in enumerate(["Ann Gardener", "Fruit Institute", "September 15, 2002",
+                              "Growing fruit is in some ways an incredible pastime;",
+                              "it basically consists of patience and water.", "Old proverb, page 632."]):
+        b.text(page, 200, 160 + 16 * k, line)
+    for k, label in enumerate(["a", "b", "c", "d", "e", "apple", "pear", "Double box with a shadow"]):
+        b.text(page, 120 + 40 * (k % 5), 300 + 24 * k, label)
+    b.text(page, 72, 560, "Contents", size=14, bold=True)
+    y = 590.0
+    for r in rows[:4]:
+        y = b._toc_row(page, r, 72, 540, y, "dots", 16.0, None)
+    b.text(page, 80, 672, "*This document describes version 1.0 of the package.", size=8)
+    b.folio(page, "1")
+    b.toc(rows[4:], title=None, folio="2")
+    titles = _subject_pages(b, rows)
+    res = toc_marks(_read(b.save()))
+    assert res is not None
+    assert res.toc_pages == [0, 1]
+    assert [e.title for e in res.parsed] == titles
+    assert [m.title for m in res.marks] == titles

@@ -576,9 +576,42 @@ def scan_headings(doc: SourceDoc, pages: range | None = None, *, skip_pages: set
     found = _keep_run_in_series(_drop_running_titles(found))
     found = _drop_repeated(found, len(pages))
     _mark_version_runs(found)
+    if pages.start == 0 and doc.units:
+        _mark_title(found, len(doc.units[0].text), _median_chars(doc, pages))
     _mark_minor(found, body, len(pages))
     _assign_levels(found)
     return HeadingScan(found, body.size, body.bold, tocs, furn)
+
+
+def _median_chars(doc: SourceDoc, pages: range) -> int:
+    """Characters on a typical page of ``pages``."""
+    sizes = sorted(len(doc.units[u].text) for u in pages)
+    return sizes[len(sizes) // 2] if sizes else 0
+
+
+def _mark_title(found: list[Heading], cover_chars: int, typical_chars: int) -> None:
+    """The document's own title (``The nicematrix package``, ``METAPOST``) is not a section: the
+    first heading of the document, on its first page, unnumbered and set larger than every other
+    heading (``Heuristics.title_step``), with the author and date lines set right under it; or every
+    heading of a first page that holds no more text than a title page (``Heuristics.title_page_chars``,
+    and a small share of a typical page's: a short first section is no title page) and no numbered
+    heading. They stay minor headings (subdivision may cut at them)."""
+    major = [h for h in found if not h.minor]
+    if len(major) < H.title_min_headings or major[0].unit != 0:
+        return
+    cover = [h for h in major if h.unit == 0]
+    title_page = cover_chars <= min(H.title_page_chars, H.title_page_share * typical_chars)
+    if title_page and all(h.numbering is None for h in cover) and len(cover) < len(major):
+        for h in cover:
+            h.minor = True
+    elif major[0].numbering is None and major[0].style[0] >= max(h.style[0] for h in major[1:]) + H.title_step:
+        major[0].minor = True
+        end = major[0].char + len(major[0].title)
+        for h in cover[1:]:  # the author and date lines set right under it, before any text
+            if h.numbering is not None or h.char - end > H.title_block_chars:
+                break
+            h.minor = True
+            end = h.char + len(h.title)
 
 
 def _key(title: str) -> str:

@@ -77,6 +77,16 @@ class Heuristics:
     """A run-in sub-section title (``4.1. Priority Trees. Note ...``) has at most this many words."""
     run_in_series: int = 2
     """... and comes with at least this many siblings under a numbered heading found on its own line."""
+    title_step: float = 1.0
+    """Points by which a document's title (its first heading, on page one) outsizes every other heading."""
+    title_block_chars: int = 80
+    """Heading-like lines this close after a document's title (characters between) are its author and date lines."""
+    title_page_chars: int = 600
+    """A first page with no more text than this is a title page (title, subtitle, authors, date, version) ..."""
+    title_page_share: float = 0.25
+    """... and no more than this share of a typical page's text (a short document's first section is not)."""
+    title_min_headings: int = 3
+    """... in a document with at least this many headings (a title alone is the only structure there is)."""
     figure_label: float = 0.6
     """Text beside a heading smaller than this share of its size is a figure's labels (atom numbers in a
     diagram in the next column), not a table row's cells that would make the heading a row label."""
@@ -108,7 +118,10 @@ class Heuristics:
     toc_front_max: int = 30
     """... nor more (a long document's TOC is near its front)."""
     toc_enough_entries: int = 8
-    """A TOC run with this many entries ends the search (smaller runs: a short list of parts first)."""
+    """A TOC run with this many entries ends the search (smaller runs: a short list of parts first) ..."""
+    toc_next_pages: int = 3
+    """... once no other TOC run starts within this many pages after it (a book's ``Short Contents``
+    is followed by its full ``Table of Contents``; the richest run is read)."""
     toc_row_extra: int = 16
     """Characters a TOC row's text line holds beyond its title (section and page numbers): where the TOC
     ends on its last page is its last such line, not a sentence of the first section that names the entry."""
@@ -124,6 +137,9 @@ class Heuristics:
     """... and right of the middle that a left-column row may reach."""
     min_column_rows: int = 3
     """A two-column TOC has at least this many rows in each column."""
+    column_lead: float = 1.5
+    """A TOC column's lines are at most this many line heights apart (a wider gap above its first
+    entry ends the column: a figure or the title block)."""
     margin_top: float = 0.08
     """A TOC-page row above this share of the height without a page reference is a running header ..."""
     margin_bottom: float = 0.93

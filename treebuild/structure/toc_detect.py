@@ -177,11 +177,8 @@ def toc_keyword(text: str) -> str | None:
     return None
 
 
-def page_rows(doc: SourceDoc, unit: int) -> list[Row]:
-    """Visual rows of a page, top-down; a two-column TOC gives its left column first."""
-    lines = [ln for ln in doc.lines(unit) if ln.text.strip()]
-    if not lines:
-        return []
+def _row_groups(lines: list[Line]) -> list[list[Line]]:
+    """Lines at the same height, top-down (each group left to right)."""
     groups: list[list[Line]] = []
     for ln in sorted(lines, key=lambda ln: ((ln.y0 + ln.y1) / 2, ln.x0)):
         mid = (ln.y0 + ln.y1) / 2
@@ -193,8 +190,94 @@ def page_rows(doc: SourceDoc, unit: int) -> list[Row]:
                 last.append(ln)
                 continue
         groups.append([ln])
+    for g in groups:
+        g.sort(key=lambda ln: ln.x0)
+    return groups
+
+
+_TITLE_TEXT = re.compile(r"[^\W\d_]{2}")
+
+
+def _column_rows(unit: int, lines: list[Line], left: float, right: float) -> list[Row] | None:
+    """A two-column TOC set column by column (``multicol``): each column's rows sit on their own
+    baselines, a point or two off the other column's, so rows read across the page would pair
+    unrelated entries (``3.2 Modifying proof trees ... 3 A Implementation 11``). The columns run
+    from the first title that starts right of the middle down to the next line across the middle
+    (the first section's full-width text); the gutter is the first stretch near the middle that no
+    line covers and that leaves rows ending in page numbers on both sides (a wide gap inside a
+    column, between its leaders and its page numbers or its labels and titles, does not). The page
+    is read as the left column, then the right one moved onto the left one's margin. ``None`` when
+    the page is not laid out so."""
+    middle = (left + right) / 2
+    half_gap = H.column_gutter * (right - left)
+    top = _column_top([ln for ln in lines if ln.x0 >= middle - half_gap])
+    if top is None:
+        return None
+    bottom = min((ln.y0 for ln in lines if ln.y0 > top and ln.x0 < middle - half_gap < middle + half_gap < ln.x1),
+                 default=math.inf)
+    band = [ln for ln in lines if top <= ln.y0 < bottom]
+    for edge in _gaps(band, middle - 2 * half_gap, middle + 2 * half_gap):
+        left_rows, left_tail = _column(unit, [ln for ln in band if ln.x0 < edge])
+        right_rows, right_tail = _column(unit, [ln for ln in band if ln.x0 >= edge])
+        if min(len(left_rows), len(right_rows)) >= H.min_column_rows:
+            above = [_row(unit, g) for g in _row_groups([ln for ln in lines if ln.y0 < top])]
+            below = [_row(unit, g) for g in _row_groups([ln for ln in lines if ln.y0 >= bottom])]
+            return above + left_rows + _shift(right_rows, left_rows) + \
+                sorted(left_tail + right_tail, key=lambda r: r.y0) + below
+    return None
+
+
+def _column(unit: int, lines: list[Line]) -> tuple[list[Row], list[Row]]:
+    """A column's rows up to its last one ending in a page number, and the rows under that (the first
+    section's heading under the TOC); no rows when fewer than ``min_column_rows`` end in a page."""
+    rows = [_row(unit, g) for g in _row_groups(lines)]
+    paged = [i for i, r in enumerate(rows) if _ends_with_page(r.cells[-1].text)]
+    if len(paged) < H.min_column_rows:
+        return [], []
+    return rows[:paged[-1] + 1], rows[paged[-1] + 1:]
+
+
+def _column_top(right_side: list[Line]) -> float | None:
+    """Where a right column of TOC entries starts: from its first line ending in a page number up
+    through the lines set close above it (a wrapped first entry), not across a wider gap (a figure or
+    the title block above the TOC). ``None`` without ``min_column_rows`` titles from there on."""
+    right_side = sorted(right_side, key=lambda ln: ln.y0)
+    first = next((i for i, ln in enumerate(right_side) if _ends_with_page(ln.text)), None)
+    if first is None:
+        return None
+    while first > 0 and right_side[first].y0 - right_side[first - 1].y1 \
+            < H.column_lead * (right_side[first].y1 - right_side[first].y0):
+        first -= 1
+    titles = [ln for ln in right_side[first:] if _TITLE_TEXT.search(ln.text)
+              and not _PAGE_CELL.fullmatch(ln.text.strip())]
+    if len(titles) < H.min_column_rows:
+        return None
+    return right_side[first].y0 - H.row_merge * (right_side[first].y1 - right_side[first].y0)
+
+
+def _gaps(lines: list[Line], lo: float, hi: float) -> list[float]:
+    """Stretches of x that no line covers, with their middle in ``[lo, hi]``, left to right: where
+    each ends (a right column's start)."""
+    out: list[float] = []
+    reach = -math.inf
+    for ln in sorted(lines, key=lambda ln: ln.x0):
+        if reach > -math.inf and ln.x0 > reach and lo <= (reach + ln.x0) / 2 <= hi:
+            out.append(ln.x0)
+        reach = max(reach, ln.x1)
+    return out
+
+
+def page_rows(doc: SourceDoc, unit: int) -> list[Row]:
+    """Visual rows of a page, top-down; a two-column TOC gives its left column first."""
+    lines = [ln for ln in doc.lines(unit) if ln.text.strip()]
+    if not lines:
+        return []
     left = min(ln.x0 for ln in lines)
     right = max(ln.x1 for ln in lines)
+    columns = _column_rows(unit, lines, left, right)
+    if columns is not None:
+        return columns
+    groups = _row_groups(lines)
     middle = (left + right) / 2
     segments: list[list[Line]] = []
     for g in groups:
@@ -209,14 +292,25 @@ def page_rows(doc: SourceDoc, unit: int) -> list[Row]:
         left_rows = [r for r in band if r.x0 < gutter]
         right_rows = [r for r in band if r.x0 >= gutter]
         if right_rows and left_rows and all(r.x1 <= middle + H.column_overlap * (right - left) for r in left_rows):
-            return above + left_rows + _shift(right_rows, min(r.x0 for r in left_rows)) + below
+            return above + left_rows + _shift(right_rows, left_rows) + below
     return rows
 
 
-def _shift(rows: list[Row], x0: float) -> list[Row]:
-    """The right column's rows moved onto the left column's margin, so that indentation means the same
-    in both (a chapter heading the right column is not nested under the left column's last one)."""
-    dx = min(r.x0 for r in rows) - x0
+def _shift(rows: list[Row], left: list[Row]) -> list[Row]:
+    """The right column's rows moved onto the left column's margins, so that indentation means the
+    same in both (a chapter heading the right column is not nested under the left column's last
+    one). The move is the one that puts most rows on a margin of the left column: a right column
+    whose leftmost row is a two-digit chapter (``10 Axes``, its label a figure wider than ``7``'s)
+    does not push every other row one step in."""
+    margins = sorted({round(r.x0) for r in left})
+    starts = Counter(round(r.x0) for r in rows)
+    naive = min(starts) - margins[0]
+
+    def fit(dx: float) -> tuple[int, float]:
+        on = sum(n for x, n in starts.items() if any(abs(x - dx - m) <= H.indent_tolerance for m in margins))
+        return on, -abs(dx - naive)
+
+    dx = max((s - m for s in starts for m in margins), key=fit, default=naive)
     return [replace(r, cells=[Cell(c.text, c.x0 - dx, c.x1 - dx) for c in r.cells]) for r in rows]
 
 
@@ -340,6 +434,8 @@ class _PageScore:
     last_value: int | None
     height: float
     values: list[int]  # arabic page numbers of the entries, in order
+    head_rows: int = 0  # rows from the top of the text down to the last entry (the body text under a TOC's end aside)
+    titled_rows: int = 0  # rows under the contents title (a title block, epigraph or figure above it aside)
 
 
 def _score(doc: SourceDoc, unit: int) -> _PageScore:
@@ -366,8 +462,11 @@ def _score(doc: SourceDoc, unit: int) -> _PageScore:
         mode = x1s.most_common(1)[0][0]
         aligned = sum(1 for _, e in entries if abs((e.page_x1 or 0) - mode) <= H.page_align) / len(entries)
     numbered = sum(1 for r in body if _numbered_title(r.text))
+    head_rows = body.index(entries[-1][0]) + 1 if entries else 0
+    above = {id(r) for r in rows[:keyword_row + 1]} if keyword_row is not None else set()
+    titled_rows = sum(1 for r in body if id(r) not in above)
     return _PageScore(unit, rows, len(entries), len(body), keyword_row, list_row, monotonic, aligned, numbered,
-                      values[-1] if values else None, height, values)
+                      values[-1] if values else None, height, values, head_rows, titled_rows)
 
 
 def right_edge(rows: list[Row]) -> float | None:
@@ -388,7 +487,10 @@ def margin_row(row: Row, height: float) -> bool:
     if _BOILERPLATE.search(text):
         return True
     band = row.y1 < height * H.margin_top or row.y0 > height * H.margin_bottom
-    return band and row_entry(row).page is None
+    if not band:
+        return False
+    entry = row_entry(row)
+    return entry.page is None or toc_keyword(entry.title) == "toc"  # ``CONTENTS 4``: the TOC's running head
 
 
 _NUMBER_START = re.compile(
@@ -404,8 +506,10 @@ def _is_toc_page(s: _PageScore, page_count: int) -> bool:
     if s.text_rows == 0 or s.list_row is not None and (s.keyword_row is None or s.list_row < s.keyword_row):
         return False
     frac = s.entries / s.text_rows
-    if s.keyword_row is not None and s.entries >= H.titled_toc_entries and frac >= H.titled_toc_share \
-            and s.monotonic >= H.toc_monotonic:
+    # under a contents title the share is read below the title: a TOC may start at the foot of the
+    # cover page, under the title block and a figure
+    if s.keyword_row is not None and s.entries >= H.titled_toc_entries \
+            and s.entries / max(1, s.titled_rows) >= H.titled_toc_share and s.monotonic >= H.toc_monotonic:
         return True
     # Without a contents title, the numbers must be pages this document could have: a page of
     # numbered lines (steps, line numbers, amounts) in a short document is not a TOC.
@@ -417,10 +521,11 @@ def _is_toc_page(s: _PageScore, page_count: int) -> bool:
 def _continues(prev: _PageScore, s: _PageScore) -> bool:
     if s.text_rows == 0 or s.list_row is not None:
         return False
-    if s.entries < H.continued_entries or s.entries / s.text_rows < H.continued_share \
+    # the share is read above the last entry: a TOC may end at the top of a page, the first section under it
+    if s.entries < H.continued_entries or s.entries / s.head_rows < H.continued_share \
             or s.monotonic < H.toc_monotonic:
         return False
-    first = next((int(e.page) for r in s.rows if (e := row_entry(r)).page and e.page.isdigit()), None)
+    first = s.values[0] if s.values else None  # the entries' pages (a running head's folio aside)
     return prev.last_value is None or first is None or first >= prev.last_value - 2
 
 
@@ -472,7 +577,8 @@ def find_toc_pages(doc: SourceDoc) -> TocPages | None:
 
     groups: list[list[int]] = []
     u = 0
-    while u < limit:
+    stop = limit
+    while u < stop:
         if not _quick_candidate(doc.units[u].text):
             u += 1
             continue
@@ -484,7 +590,8 @@ def find_toc_pages(doc: SourceDoc) -> TocPages | None:
             groups.append(pages)
             u = pages[-1] + 1
             if sum(scores[p].entries for p in pages) >= H.toc_enough_entries:
-                break
+                # a short contents may come first: a richer one starting right after it is the TOC
+                stop = min(stop, u + H.toc_next_pages)
             continue
         u += 1
     if groups:

@@ -75,7 +75,9 @@ class _Raw:
 def parse_rows(pages: TocPages) -> list[TocEntry]:
     """Entries of a detected TOC in reading order, levels assigned."""
     raws: list[_Raw] = []
-    right = max((r.x1 for rows in pages.rows.values() for r in rows), default=0.0)
+    # where the page numbers end (a TOC column's right edge, not the full-width text under the TOC)
+    edges = [e for rows in pages.rows.values() if (e := right_edge(rows)) is not None]
+    right = max(edges) if edges else max((r.x1 for rows in pages.rows.values() for r in rows), default=0.0)
     repeated = _running_rows(pages)
     for i, unit in enumerate(pages.pages):
         rows = pages.rows[unit]
@@ -158,9 +160,16 @@ def _running_rows(pages: TocPages) -> set[str]:
     return {t for t, c in seen.items() if c >= 2}
 
 
+_FOOTNOTE = re.compile(r"^[\u2217*\u2020\u2021\u00a7\u00b6]\s*[^\W\d_]")
+"""A footnote's text: its mark (``∗``, ``†``, ``‡``) opens the row (``∗This document describes ...``)."""
+
+
 def _skip_row(row: Row, height: float) -> bool:
-    """Column headers ("Page"), folios and running headers/footers."""
+    """Column headers ("Page"), folios, running headers/footers and the page's footnotes (a TOC
+    that starts on the cover page has the title's footnote under it)."""
     if re.fullmatch(r"(?:page|pages|page no\.?|seite)", row.text, re.I):
+        return True
+    if _FOOTNOTE.match(row.text) and row_entry(row).page is None:
         return True
     return margin_row(row, height)
 
