@@ -1,0 +1,95 @@
+"""Every label reader takes its words from one vocabulary (``numbering.LABEL_KEYWORDS``).
+
+The parser, ``strip_numbering``, ``is_label``, the TOC-page readers (a TOC printed without page numbers
+and its text pre-filter), TOC placement's introducing words and the SEC Part/Item reader read the same
+label words; each test pins a case where a reader used to have its own shorter word list.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from tocgen import Builder, Heading, TocRow
+
+from treebuild.readers.pdf import PdfReader
+from treebuild.structure import toc_place
+from treebuild.structure.filing.items import form_label
+from treebuild.structure.numbering import (
+    LABEL_KEYWORDS,
+    LONE_LABEL_WORDS,
+    NUMBERED_LINES,
+    NUMBERED_START,
+    is_label,
+    parse_numbering,
+    spaced_label,
+    strip_numbering,
+)
+from treebuild.structure.text import normalize_title
+from treebuild.structure.toc import toc_marks
+
+CHAPTERS = ["Getting Started", "Installing the Tools", "Daily Operation", "Routine Maintenance",
+            "Fault Finding", "Spare Parts"]
+
+
+def test_pageless_toc_of_chapter_labels_is_read(tmp_path: Path) -> None:
+    """A TOC printed without page numbers whose rows open with ``Chapter N``: the page pre-filter counted
+    only rows opening with a digit, the full test counts keyword labels too; both read one pattern now."""
+    b = Builder(tmp_path / "pageless.pdf")
+    b.blank("Field Manual")
+    b.toc([TocRow(0, f"Chapter {i} {t}") for i, t in enumerate(CHAPTERS, start=1)], style="plain")
+    for i, t in enumerate(CHAPTERS, start=1):
+        b.body([Heading(f"Chapter {i} {t}")], lines=12)
+    doc = PdfReader().read(b.save())
+    res = toc_marks(doc)
+    assert res is not None
+    assert res.toc_pages == [1]
+    assert [(m.title, m.pos.unit) for m in res.marks] == [
+        (f"Chapter {i} {t}", i + 1) for i, t in enumerate(CHAPTERS, start=1)]
+
+
+@pytest.mark.parametrize("word", sorted(LABEL_KEYWORDS))
+def test_every_reader_knows_every_label_word(word: str) -> None:
+    """One vocabulary: a word added to ``LABEL_KEYWORDS`` is read by every label reader."""
+    for text in (f"{word} 3 Scope of Work", f"{word.upper()} 3 Scope of Work"):
+        n = parse_numbering(text, entry=True)
+        assert n is not None and n.kind == LABEL_KEYWORDS[word] and n.rest == "Scope of Work"
+        assert strip_numbering(text) == "Scope of Work"
+        assert NUMBERED_START.match(text)
+        assert len(NUMBERED_LINES.findall(f"intro\n{text}\n")) == 1
+    assert is_label(f"{word} 3") and is_label(f"{word.upper()} 12.")
+    assert normalize_title(word) in toc_place._LEAD_WORD_SET
+    assert toc_place._strip_lead(normalize_title(f"{word} 3 scope")) == "3 scope"
+
+
+@pytest.mark.parametrize("word", LONE_LABEL_WORDS)
+def test_lone_label_words_label_only_their_own_line(word: str) -> None:
+    assert is_label(f"{word.upper()} 3") and spaced_label(f"{word.upper()}3") == f"{word.upper()} 3"
+    assert parse_numbering(f"{word} 2 is connected to the bus") is None
+
+
+@pytest.mark.parametrize(("text", "kind", "label", "rest"), [
+    ("PART I", "part", "I", ""),
+    ("Part II. Other Information", "part", "II", "Other Information"),
+    ("PART I.\u2014FINANCIAL INFORMATION", "part", "I", "FINANCIAL INFORMATION"),
+    ("PART IV - ITEM 15. EXHIBITS", "part", "IV", "ITEM 15. EXHIBITS"),
+    ("Item 1A. Risk Factors", "item", "1A", "Risk Factors"),
+    ("ITEM 7A \u2013 QUANTITATIVE DISCLOSURES", "item", "7A", "QUANTITATIVE DISCLOSURES"),
+    ("Item 4(a). Executive Officers", "item", "4(a)", "Executive Officers"),
+    ("ITEM 9C. DISCLOSURE", "item", "9C", "DISCLOSURE"),
+])
+def test_form_labels_read_by_the_parser(text: str, kind: str, label: str, rest: str) -> None:
+    n = form_label(text, kind)
+    assert n is not None and n.parts[0].upper() == label.upper() and n.rest == rest
+
+
+@pytest.mark.parametrize(("text", "kind"), [
+    ("Part V Appendix", "part"),  # the forms have Parts I to IV
+    ("Item 123 Something", "item"),
+    ("Item 1.01 Entry into an Agreement", "item"),  # an 8-K's item number, not a 10-K Item
+    ("Items 1 and 2. Business", "item"),
+    ("Partners", "part"),
+    ("Note 5 Debt", "item"),
+])
+def test_form_labels_reject_other_labels(text: str, kind: str) -> None:
+    assert form_label(text, kind) is None
