@@ -14,6 +14,7 @@ from tocgen import Builder, Heading, TocRow
 
 from treebuild.readers.pdf import PdfReader
 from treebuild.structure import toc_place
+from treebuild.structure.combine import levels_from_numbering
 from treebuild.structure.filing.items import form_label
 from treebuild.structure.numbering import (
     LABEL_KEYWORDS,
@@ -93,3 +94,30 @@ def test_form_labels_read_by_the_parser(text: str, kind: str, label: str, rest: 
 ])
 def test_form_labels_reject_other_labels(text: str, kind: str) -> None:
     assert form_label(text, kind) is None
+
+
+
+COMMANDS = ["tar", "gzip", "zip", "cpio", "pax", "ar"]
+OPTIONS = ["--create", "--extract", "--list", "--verbose"]
+
+
+def test_toc_levels_follow_numbers_of_entries_named_in_lower_case(tmp_path: Path) -> None:
+    """A TOC whose indentation drifts after a page break (the second page set one step deeper) gets its
+    levels from the numbers. The numbers of TOC titles are read as entries: ``1 tar`` and ``2.1 --create``
+    name a command and an option; read as body lines (a lone number before lower case, a dotted one before
+    a dash, are no heading labels) no number was found and the drift stayed."""
+    rows = []
+    for i, command in enumerate(COMMANDS, start=1):
+        rows.append(TocRow(0, f"{i} {command}", str(i)))
+        rows.extend(TocRow(1, f"{i}.{j} {option}", str(i)) for j, option in enumerate(OPTIONS, start=1))
+    b = Builder(tmp_path / "options.pdf")
+    b.blank("Archiving Tools")
+    b.toc(rows[:20], style="dots")
+    b.toc([TocRow(r.indent + 1, r.text, r.ref) for r in rows[20:]], title=None, style="dots")
+    for p in range(1, len(COMMANDS) + 1):
+        b.body([Heading(r.text, size=12) for r in rows if r.ref == str(p)], folio=str(p), lines=20)
+    doc = PdfReader().read(b.save())
+    res = toc_marks(doc)
+    assert res is not None and [m.title for m in res.marks] == [r.text for r in rows]
+    assert [m.level for m in res.marks][20:] == [2, 3, 3, 3, 3] * 2  # the drift is there
+    assert [m.level for m in levels_from_numbering(res.marks)] == [1, 2, 2, 2, 2] * len(COMMANDS)
