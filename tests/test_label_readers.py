@@ -121,3 +121,16 @@ def test_toc_levels_follow_numbers_of_entries_named_in_lower_case(tmp_path: Path
     assert res is not None and [m.title for m in res.marks] == [r.text for r in rows]
     assert [m.level for m in res.marks][20:] == [2, 3, 3, 3, 3] * 2  # the drift is there
     assert [m.level for m in levels_from_numbering(res.marks)] == [1, 2, 2, 2, 2] * len(COMMANDS)
+
+
+@pytest.mark.parametrize(("text", "label"), [
+    ("SCHEDULE II", "II"), ("Schedule II \u2014 Valuation and Qualifying Accounts", "II"),
+    ("Schedule IV. Reinsurance", "IV")])
+def test_schedule_labels_of_regulation_sx(text: str, label: str) -> None:
+    n = form_label(text, "schedule")
+    assert n is not None and n.parts[0].upper() == label
+
+
+@pytest.mark.parametrize("text", ["Schedule A Terms", "Schedule 1.1 Definitions", "Schedule 3 Fees"])
+def test_agreement_schedules_are_no_form_schedules(text: str) -> None:
+    assert form_label(text, "schedule") is None

@@ -16,8 +16,8 @@ from ...model import Line, Mark, SourceDoc
 from ..numbering import Numbering, parse_numbering
 from ..patterns import roman_value
 
-__all__ = ["SecHeading", "sec_headings", "is_filing", "cover_page", "item_order", "PART_LEVEL", "ITEM_LEVEL",
-           "END_TITLES", "COVER_PARTS", "auditor_report_line", "split_part_items"]
+__all__ = ["form_label", "SecHeading", "sec_headings", "is_filing", "cover_page", "item_order", "PART_LEVEL",
+           "ITEM_LEVEL", "END_TITLES", "COVER_PARTS", "auditor_report_line", "split_part_items"]
 
 PART_LEVEL = 1
 ITEM_LEVEL = 2
@@ -25,14 +25,16 @@ END_TITLES = re.compile(r"^(?:signatures?|exhibit index|index to exhibits|power 
 """Sections the form places after the last Part: top level, not inside Item 16."""
 
 _FORM_NUMBERS = {"part": re.compile(r"^(?:iv|iii|ii|i|[1-4])$", re.IGNORECASE),
-                 "item": re.compile(r"^[0-9]{1,2}[a-c]?(?:\([a-z0-9]\))?$", re.IGNORECASE)}
-"""The numbers the forms give their Parts (I to IV) and Items (``1``, ``1A``, ``7A``, ``9C``, ``1(a)``)."""
+                 "item": re.compile(r"^[0-9]{1,2}[a-c]?(?:\([a-z0-9]\))?$", re.IGNORECASE),
+                 "schedule": re.compile(r"^[ivx]{1,5}$", re.IGNORECASE)}
+"""The numbers the forms give their Parts (I to IV), Items (``1``, ``1A``, ``7A``, ``9C``, ``1(a)``) and
+Regulation S-X schedules (``Schedule II``; an agreement's ``Schedule 1.1`` or ``Schedule A`` is no form's)."""
 _REST_LEAD = "-\u2013\u2014:. "
 """Separator characters left before a title after the label (``PART I.\u2014FINANCIAL``)."""
 
 
 def form_label(text: str, kind: str) -> Numbering | None:
-    """``text`` opens with a Part (``kind="part"``) or an Item (``"item"``) label of a filing form, read by
+    """``text`` opens with a Part (``kind="part"``), Item (``"item"``) or schedule label of a filing form, read by
     :func:`parse_numbering` as a TOC entry (whether the rest is a title is the caller's test); ``rest``
     without a separator left before the title."""
     n = parse_numbering(text, entry=True)
