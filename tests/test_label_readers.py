@@ -10,12 +10,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from structgen import Writer
 from tocgen import Builder, Heading, TocRow
 
+from treebuild.readers import read
 from treebuild.readers.pdf import PdfReader
 from treebuild.structure import toc_place
 from treebuild.structure.combine import levels_from_numbering
 from treebuild.structure.filing.items import form_label
+from treebuild.structure.headings import scan_headings
 from treebuild.structure.numbering import (
     LABEL_KEYWORDS,
     LONE_LABEL_WORDS,
@@ -134,3 +137,17 @@ def test_schedule_labels_of_regulation_sx(text: str, label: str) -> None:
 @pytest.mark.parametrize("text", ["Schedule A Terms", "Schedule 1.1 Definitions", "Schedule 3 Fees"])
 def test_agreement_schedules_are_no_form_schedules(text: str) -> None:
     assert form_label(text, "schedule") is None
+
+
+def test_bold_note_over_running_text_is_no_heading(tmp_path: Path) -> None:
+    """``is_label`` reads every label word: a bold ``NOTE`` alone on a line is a label waiting for its
+    title, and with running text below it no heading (as ``CHAPTER`` alone); it was a section of its own."""
+    w = Writer()
+    for c in range(1, 4):
+        w.heading(f"Chapter Title {c}", size=16)
+        w.paras(2)
+        w.heading("NOTE", size=10, bold=True, space=6)
+        w.para("Back up the configuration before you change it; the tool does not keep a copy of the old one.")
+        w.paras(1)
+    doc = read(w.save(tmp_path / "note.pdf"))
+    assert [h.title for h in scan_headings(doc).headings] == [f"Chapter Title {c}" for c in range(1, 4)]
