@@ -311,7 +311,7 @@ def levels_from_numbering(marks: list[Mark]) -> list[Mark]:
     step deeper after a page break); the numbers do not. The offset between printed level and
     number depth that most marks show is kept, so ``Part I`` > ``1`` > ``1.1`` stays three levels.
     """
-    nums = [parse_numbering(m.title) for m in marks]
+    nums = [parse_numbering(m.title, entry=True) for m in marks]  # TOC rows: entries already
     dotted = [(i, n.parts) for i, n in enumerate(nums) if n is not None and n.kind in ("decimal", "exhibit")]
     if len(dotted) < max(4, len(marks) // 2):
         return marks

@@ -26,6 +26,7 @@ from ..model import Line, Mark, Origin, Pos, SourceDoc
 from .furniture import furniture
 from .heuristics import HEURISTICS as H
 from .numbering import (
+    LIST_LABEL,
     NUM_TOKEN,
     NUMBER_ONLY,
     Numbering,
@@ -80,8 +81,6 @@ angle brackets, ``key=value`` or an e-mail address. Manuals set thousands of the
 that merely names ``{aligned}`` or ``Function add()`` stays."""
 _WORD = re.compile(r"[^\W\d_]{3,}")
 """A heading holds at least one word of three letters (not display maths such as ``X Y``)."""
-_LIST_LABEL = re.compile(r"^(?:\(?[0-9]{1,3}(?:\.[0-9]{1,3})*[.)]?|\(?[a-z]{1,2}\)|\(?[ivxlc]{1,6}\)|[A-Za-z][.)])\s+",
-                         re.IGNORECASE)
 
 
 @dataclass(slots=True)
@@ -317,7 +316,7 @@ def body_text_like(text: str) -> bool:
     if numbering is not None:
         rest = numbering.rest
     else:
-        m = _LIST_LABEL.match(t)
+        m = LIST_LABEL.match(t)
         rest = t[m.end():] if m else t
     rest_words = rest.split()
     if rest is not t and len(rest_words) >= 3 and rest_words[0][:1].islower():

@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from .patterns import ROMAN_UPPER
 
 __all__ = ["Numbering", "DOTTED_RANK", "is_label", "spaced_label", "parse_numbering", "common_prefix", "strip_dates",
-           "strip_numbering", "NUMBER_WORDS", "NUM_TOKEN", "NUMBER_ONLY"]
+           "strip_numbering", "NUMBER_WORDS", "NUM_TOKEN", "NUMBER_ONLY", "LABEL_KEYWORDS", "LONE_LABEL_WORDS",
+           "FOREIGN_LABEL_WORDS", "keyword_alternation", "LIST_LABEL", "NUMBERED_START", "NUMBERED_LINES"]
 
 NUMBER_WORDS = {
     "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
@@ -73,10 +74,34 @@ PAREN_RANKS = (90, 80, 85)
 """``(ii)`` under ``(a)`` under ... ``(1)``: list clauses go below every dotted level."""
 
 
+LABEL_KEYWORDS: dict[str, str] = {
+    "part": "part", "item": "item",
+    "chapter": "chapter", "chap.": "chapter", "book": "chapter",
+    "appendix": "appendix", "annexure": "appendix", "annex": "appendix", "attachment": "appendix",
+    "article": "article", "section": "section", "sec.": "section", "note": "note", "exhibit": "exhibit",
+    "schedule": "schedule",
+}
+"""The label vocabulary: every word that opens a numbering label, and the kind it reads as. Every label
+reader (the parser, ``strip_numbering``, ``is_label``, the TOC-page and TOC-placement readers, the SEC
+Part/Item reader) takes its words from here, so a new label word is added once."""
+LONE_LABEL_WORDS = ("lecture", "lesson", "unit")
+"""Words that label a chapter only on a line of their own (``LESSON 3`` over the title); in running text
+and TOC rows they are ordinary words (``Unit 2 is ...``)."""
+FOREIGN_LABEL_WORDS = ("kapitel", "chapitre")
+"""A chapter's word in German and French, read where a TOC entry's title is looked for in the body."""
+
+
+def keyword_alternation(words: tuple[str, ...] | list[str] | None = None) -> str:
+    """A regex alternation of label words (default: :data:`LABEL_KEYWORDS`), longest first so that
+    ``annexure`` is tried before ``annex``."""
+    words = list(LABEL_KEYWORDS) if words is None else list(words)
+    return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+
+
+_KEYWORDS = keyword_alternation()
 _SEP = r"(?:\s*[.:\-\u2013\u2014]\s*|\s+|$)"
 _KEYWORD = re.compile(
-    r"^(?P<kw>part|item|chapter|chap\.|book|appendix|annexure|annex|attachment|article|section|sec\.|note|"
-    r"exhibit|schedule)(?:\s+|(?=[0-9]))"
+    rf"^(?P<kw>{_KEYWORDS})(?:\s+|(?=[0-9]))"
     rf"(?P<num>(?:[0-9]{{1,3}}(?:\.[0-9]{{1,3}})*(?:-[0-9]{{1,3}})?[A-Z]?(?:\([a-z0-9]\))?)|{_ROMAN}\b|"
     rf"(?:{_WORDNUM})\b|[A-Z](?:\.[0-9]{{1,3}})*\b)"
     rf"(?P<sep>{_SEP})(?P<rest>.*)$",
@@ -108,8 +133,6 @@ OPENERS = frozenset("(0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabceinps§\u0130\u0131
 keyword in any case ``re.IGNORECASE`` matches (``İ``, ``ı`` for i, ``ſ`` for s). Most lines of running
 text open otherwise and are answered without a regex."""
 
-_KEYWORD_KINDS = {"annex": "appendix", "annexure": "appendix", "attachment": "appendix", "book": "chapter",
-                  "chap.": "chapter", "sec.": "section"}
 _SENTENCE_KEYWORDS = ("item", "note", "part", "article", "chapter")
 """Keywords a sentence cites (``Item 7 of this report ...``): in a body line they label a heading only
 when a separator or a capital follows."""
@@ -165,7 +188,7 @@ def _parse(text: str, entry: bool = False) -> Numbering | None:
 
 def _keyword(m: re.Match[str], entry: bool) -> Numbering | None:
     kw = m.group("kw").lower()
-    kw = _KEYWORD_KINDS.get(kw, kw)
+    kw = LABEL_KEYWORDS.get(kw, kw)
     num = m.group("num")
     rest = m.group("rest").strip()
     if not entry and kw in _SENTENCE_KEYWORDS and rest and rest[0].islower() and not m.group("sep").strip():
@@ -225,7 +248,7 @@ def common_prefix(numbers: list[tuple[str, ...]], share: float = 0.9) -> int:
 
 
 _LEAD = re.compile(
-    r"^(?:(?:chapter|part|item|section|article|appendix|annex|note|exhibit|schedule)\s+"
+    rf"^(?:(?:{_KEYWORDS})\s+"
     rf"(?:[0-9]+(?:[.\-][0-9]+)*[a-z]?(?:\([a-z0-9]\))?|[ivxlc]+|[a-z](?:\.[0-9]+)*|{_WORDNUM})"
     r"|[0-9]+(?:[.\-][0-9]+)*|[a-z]\.[0-9]+(?:\.[0-9]+)*|[a-z]\.|[ivxlc]+\.|\([a-z0-9]{1,4}\)|§\s*[0-9.]+)"
     r"(?=[\s.:)\u2013\u2014-]|$)[\s.:)\u2013\u2014-]*",
@@ -245,7 +268,7 @@ def strip_numbering(title: str) -> str:
 
 
 NUM_TOKEN = rf"(?:[0-9]{{1,3}}(?:[.\-][0-9]{{1,3}})*[A-Z]?|[IVXLC]{{1,6}}|[A-Z]|{_WORDNUM})"
-_LABEL_WORDS = r"chapter|part|appendix|annex|section|article|exhibit|schedule|lecture|lesson|unit|book"
+_LABEL_WORDS = keyword_alternation([*LABEL_KEYWORDS, *LONE_LABEL_WORDS])
 _LABEL_ONLY = re.compile(
     rf"^(?:{_LABEL_WORDS})"
     rf"(?:\s+{NUM_TOKEN}|[0-9]{{1,3}})?\.?$",  # ``CHAPTER5``: TeX sets the number without a space
@@ -266,3 +289,17 @@ def is_label(text: str) -> bool:
     """A numbering label printed on its own line: ``CHAPTER``, ``Chapter 3``, ``Part II``, ``2.3.59.1``."""
     t = text.strip()
     return bool(_LABEL_ONLY.match(t) or NUMBER_ONLY.match(t))
+
+
+LIST_LABEL = re.compile(
+    r"^(?:\(?[0-9]{1,3}(?:\.[0-9]{1,3})*[.)]?|\(?[a-z]{1,2}\)|\(?[ivxlc]{1,6}\)|[A-Za-z][.)])\s+", re.IGNORECASE)
+"""A list item's label, parenthesis optional on either side (``1)``, ``a.``, ``(iv)``, ``b)``): read where
+:func:`parse_numbering` finds no heading label, to see whether the words after it run as a sentence."""
+
+_START_LABEL = rf"(?:(?:{_KEYWORDS})\s+)?(?:\d+(?:\.\d+)*(?:-\d+)?\.?|[A-Z](?:\.\d+)+\.?|[IVX]+\.)"
+NUMBERED_START = re.compile(rf"^{_START_LABEL}\s+\S", re.IGNORECASE)
+"""A row that opens with a label and goes on with a title (``2.1 Scope``, ``Chapter 3 Tables``, ``IV. Notes``):
+a row of a TOC printed without page numbers."""
+NUMBERED_LINES = re.compile(rf"^\s*{_START_LABEL}(?:\s|$)", re.IGNORECASE | re.MULTILINE)
+"""Pre-filter for :data:`NUMBERED_START` over a page's whole text (one ``findall``): every row the full
+test counts opens a line this counts, so a page with too few of these is skipped unscored."""

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 
 from ..model import Line, SourceDoc
 from .heuristics import HEURISTICS as H
+from .numbering import NUMBERED_LINES, NUMBERED_START
 from .patterns import (
     ARABIC,
     CONTENTS_WORD,
@@ -493,13 +494,8 @@ def margin_row(row: Row, height: float) -> bool:
     return entry.page is None or toc_keyword(entry.title) == "toc"  # ``CONTENTS 4``: the TOC's running head
 
 
-_NUMBER_START = re.compile(
-    r"^(?:(?:part|chapter|section|article|appendix|annex|exhibit|item)\s+)?"
-    r"(?:\d+(?:\.\d+)*(?:-\d+)?\.?|[A-Z](?:\.\d+)+\.?|[IVX]+\.)\s+\S", re.I)
-
-
 def _numbered_title(text: str) -> bool:
-    return bool(_NUMBER_START.match(text)) and len(text) <= H.numbered_title_chars and not text.endswith(".")
+    return bool(NUMBERED_START.match(text)) and len(text) <= H.numbered_title_chars and not text.endswith(".")
 
 
 def _is_toc_page(s: _PageScore, page_count: int) -> bool:
@@ -544,7 +540,6 @@ def _pageless_continues(s: _PageScore) -> bool:
 
 _QUICK_NUMBER_END = re.compile(
     rf"(?:^|\s|\.)(?!(?:19|20)\d\d\s*$)(?:{PREFIXED}|{ARABIC}|{ROMAN_LOWER})[ \t]*$", re.M)
-_QUICK_NUMBERED = re.compile(r"^\s*(?:\d+(?:\.\d+)+(?:-\d+)?|\d+\.?)(?:\s|$)", re.M)
 _QUICK_KEYWORD = re.compile(
     r"^\s*(?:table\s+of\s+)?(?:contents|c\s+o\s+n\s+t\s+e\s+n\s+t\s+s|index|inhalt|inhaltsverzeichnis|"
     r"table\s+des\s+mati[eè]res|sommaire|[ií]ndice|inhoud|spis\s+tre[sś]ci)\b", re.I | re.M)
@@ -599,7 +594,7 @@ def find_toc_pages(doc: SourceDoc) -> TocPages | None:
         return _result(best, scores, True)
     for u in range(limit):
         text = doc.units[u].text
-        if not _QUICK_KEYWORD.search(text) or len(_QUICK_NUMBERED.findall(text)) < H.pageless_rows:
+        if not _QUICK_KEYWORD.search(text) or len(NUMBERED_LINES.findall(text)) < H.pageless_rows:
             continue
         s = score(u)
         if _pageless_start(s):

@@ -20,6 +20,7 @@ from rapidfuzz import fuzz
 
 from ..model import Line, Pos, SourceDoc
 from .heuristics import HEURISTICS as H
+from .numbering import FOREIGN_LABEL_WORDS, LABEL_KEYWORDS, LONE_LABEL_WORDS, keyword_alternation
 from .pagemap import PageMap
 from .patterns import roman_value
 from .text import normalize_title
@@ -29,7 +30,9 @@ from .toc_parse import TocEntry
 __all__ = ["Placement", "PageTexts", "place_entries"]
 
 _WINDOW = (0, 1, -1, 2, -2, 3, -3)
-_LEAD_WORDS = re.compile(r"^(?:chapter|section|appendix|annex|part|exhibit|article|schedule|kapitel|chapitre) ")
+_LEAD_WORD_SET = frozenset(normalize_title(w) for w in (*LABEL_KEYWORDS, *LONE_LABEL_WORDS, *FOREIGN_LABEL_WORDS))
+"""Label words as :func:`normalize_title` prints them (``chap.`` is ``chap``): a heading's introducing word."""
+_LEAD_WORDS = re.compile(rf"^(?:{keyword_alternation(sorted(_LEAD_WORD_SET))}) ")
 _DISTINCT_KINDS = {"part", "item", "chapter", "appendix", "article", "section", "note", "exhibit", "schedule"}
 _TRAILING_PAREN = re.compile(r"^(.*\S)\s*\([^()]{1,20}\)$")
 
@@ -153,7 +156,6 @@ _NUMBER_WORDS = {
         "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
         "seventeen eighteen nineteen twenty".split())
 } | {"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60}
-_LEAD_WORD_SET = {"chapter", "section", "appendix", "annex", "part", "article", "kapitel", "chapitre", "exhibit"}
 
 
 def _is_lead(prev: str, label: str | None) -> bool:

@@ -10,23 +10,43 @@ once, in form order: an out-of-order repeat is a quotation, not a section.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ...model import Line, Mark, SourceDoc
+from ..numbering import Numbering, parse_numbering
 from ..patterns import roman_value
 
-__all__ = ["SecHeading", "sec_headings", "is_filing", "cover_page", "item_order", "PART_LEVEL", "ITEM_LEVEL",
-           "END_TITLES", "COVER_PARTS", "auditor_report_line", "split_part_items"]
+__all__ = ["form_label", "SecHeading", "sec_headings", "is_filing", "cover_page", "item_order", "PART_LEVEL",
+           "ITEM_LEVEL", "END_TITLES", "COVER_PARTS", "auditor_report_line", "split_part_items"]
 
 PART_LEVEL = 1
 ITEM_LEVEL = 2
 END_TITLES = re.compile(r"^(?:signatures?|exhibit index|index to exhibits|power of attorney)\.?$", re.IGNORECASE)
 """Sections the form places after the last Part: top level, not inside Item 16."""
 
-_PART = re.compile(r"^part\s+(?P<num>iv|iii|ii|i|[1-4])\b\.?(?:\s*[-\u2013\u2014:.]\s*|\s+|$)(?P<rest>.*)$",
-                   re.IGNORECASE)
-_ITEM = re.compile(r"^item\s+(?P<num>[0-9]{1,2}[a-c]?(?:\([a-z0-9]\))?)(?:\s*[.:\-\u2013\u2014]\s*|\s+|$)(?P<rest>.*)$",
-                   re.IGNORECASE)
+_FORM_NUMBERS = {"part": re.compile(r"^(?:iv|iii|ii|i|[1-4])$", re.IGNORECASE),
+                 "item": re.compile(r"^[0-9]{1,2}[a-c]?(?:\([a-z0-9]\))?$", re.IGNORECASE),
+                 "schedule": re.compile(r"^[ivx]{1,5}$", re.IGNORECASE)}
+"""The numbers the forms give their Parts (I to IV), Items (``1``, ``1A``, ``7A``, ``9C``, ``1(a)``) and
+Regulation S-X schedules (``Schedule II``; an agreement's ``Schedule 1.1`` or ``Schedule A`` is no form's)."""
+_REST_LEAD = "-\u2013\u2014:. "
+"""Separator characters left before a title after the label (``PART I.\u2014FINANCIAL``)."""
+
+
+def form_label(text: str, kind: str) -> Numbering | None:
+    """``text`` opens with a Part (``kind="part"``), Item (``"item"``) or schedule label of a filing form, read by
+    :func:`parse_numbering` as a TOC entry (whether the rest is a title is the caller's test); ``rest``
+    without a separator left before the title."""
+    n = parse_numbering(text, entry=True)
+    if n is None or n.kind != kind or not n.label.lower().startswith(kind) or len(n.parts) != 1 \
+            or not _FORM_NUMBERS[kind].match(n.parts[0]):
+        return None
+    return n if n.rest[:1] not in _REST_LEAD else replace(n, rest=n.rest.lstrip(_REST_LEAD))
+
+
+def _head(text: str, n: Numbering) -> str:
+    """The label as printed at the start of ``text`` (without the title after it)."""
+    return text[: len(text) - len(n.rest)].strip() if n.rest else text
 _INITIALS = frozenset("pPiI\u0130\u0131")
 """First letters a ``Part``/``Item`` line can have under ``re.IGNORECASE`` (dotted and dotless i too)."""
 _COVER = re.compile(r"\bform\s+(?:10-k|10-q|20-f|40-f|8-k|10-kt|10-qt)\b", re.IGNORECASE)
@@ -106,7 +126,7 @@ def _title_after(lines: list[Line], j: int, rest: str) -> tuple[str, list[int]]:
         nxt = lines[k]
         beside = abs(nxt.y0 - line.y0) < 0.5 * line.size and nxt.x0 > line.x1 - 1
         below = nxt.block == line.block and 0 <= nxt.y0 - line.y1 < 1.2 * line.size and (nxt.bold or nxt.text.isupper())
-        if (beside or below) and not (_PART.match(nxt.text.strip()) or _ITEM.match(nxt.text.strip())):
+        if (beside or below) and not (form_label(nxt.text, "part") or form_label(nxt.text, "item")):
             used.append(k)
             return nxt.text.strip(), used
         if nxt.y0 > line.y1 + line.size:
@@ -131,31 +151,31 @@ def sec_headings(doc: SourceDoc, pages: range | None = None, *, skip_pages: set[
                 continue
             starts = prev is None or prev.block != line.block or line.y0 - prev.y1 > 0.45 * line.size \
                 or (abs(line.y0 - prev.y0) < 0.5 * line.size and prev.x1 < line.x0) \
-                or _PART.match(prev.text.strip()) is not None  # an Item set right under its Part
+                or form_label(prev.text, "part") is not None  # an Item set right under its Part
             prev = line
             if not starts or line.text[:1] not in _INITIALS:
                 continue
             text = " ".join(line.text.split())
             if len(text) > 160:
                 continue
-            m = _PART.match(text)
             kind = "part"
+            m = form_label(text, kind)
             if m is None:
-                m = _ITEM.match(text)
                 kind = "item"
+                m = form_label(text, kind)
             if m is None:
                 continue
             word = "PART" if kind == "part" else "ITEM"
             if not (line.bold or _caps_word(text, word) or (body_size and line.size > body_size * 1.08)):
                 continue
-            rest = m.group("rest").strip()
+            rest = m.rest
             if rest and (rest[0].islower() or _NOT_TITLE.match(rest)):
                 continue  # "Item 15 of this Annual Report ...": a reference, not a heading
             if kind == "item" and rest.endswith(".") and len(rest.split()) > 12:
                 continue
             title_rest, used = _title_after(lines, j, rest)
-            label = m.group("num").upper()
-            head = text[: m.start("rest")].strip() if rest else text
+            label = m.parts[0].upper()
+            head = _head(text, m)
             title = f"{head} {title_rest}".strip() if title_rest and not rest else text
             found.append(SecHeading(kind, label, " ".join(title.split()), u, line.char, tuple(used)))
     return _in_form_order(found)
@@ -168,18 +188,19 @@ def split_part_items(skeleton: list[Mark]) -> list[Mark]:
     it already (found on its own line in the body)."""
     out: list[Mark] = []
     for i, mark in enumerate(skeleton):
-        m = _PART.match(" ".join(mark.title.split()))
-        item = _ITEM.match(m.group("rest")) if m is not None else None
+        title = " ".join(mark.title.split())
+        m = form_label(title, "part")
+        item = form_label(m.rest, "item") if m is not None else None
         if m is None or item is None:
             out.append(mark)
             continue
-        head = m.group(0)[: m.start("rest")].strip().rstrip("-\u2013\u2014:. ")
+        head = _head(title, m).rstrip(_REST_LEAD)
         out.append(Mark(head, PART_LEVEL, mark.pos, mark.origin, mark.confidence))
-        label = item.group("num").casefold()
-        known = any((o := _ITEM.match(other.title.strip())) is not None and o.group("num").casefold() == label
+        label = item.parts[0].casefold()
+        known = any((o := form_label(other.title, "item")) is not None and o.parts[0].casefold() == label
                     for other in skeleton[i + 1:i + 2])
         if not known:
-            out.append(Mark(m.group("rest"), ITEM_LEVEL, mark.pos, mark.origin, mark.confidence))
+            out.append(Mark(m.rest, ITEM_LEVEL, mark.pos, mark.origin, mark.confidence))
     return out
 
 

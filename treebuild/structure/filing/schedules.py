@@ -26,15 +26,13 @@ from dataclasses import dataclass
 from ...model import Line, Mark, Origin, Pos, SourceDoc
 from ..heuristics import HEURISTICS as H
 from ..patterns import COMPANY_LINE, is_page_number
+from .items import form_label
 from .statements import TOP_CHARS, is_note, statement_title
 
 __all__ = ["SCHEDULES_TITLE", "schedule_marks", "find_schedules"]
 
 SCHEDULES_TITLE = "Financial Statement Schedules"
 
-_LABEL = re.compile(r"^schedule\s+(?P<num>[ivx]{1,5})\b\s*[-\u2013\u2014.:]?\s*(?P<rest>.*)$", re.IGNORECASE)
-"""Regulation S-X numbers its schedules in Roman numerals (``Schedule II``); an agreement's ``Schedule 1.1``
-or ``Schedule A`` is an exhibit's attachment, not a financial statement schedule."""
 _INDEX = re.compile(r"^index (?:to|of) (?:the )?(?:consolidated )?(?:financial statement )?schedules?$", re.IGNORECASE)
 _REPORT = re.compile(r"^reports? of independent registered public accounting firm", re.IGNORECASE)
 _NOTES = re.compile(r"^notes? to\b", re.IGNORECASE)
@@ -71,7 +69,7 @@ def _top_lines(doc: SourceDoc, unit: int, furniture: set[tuple[int, int]]) -> li
     for j, ln in enumerate(doc.lines(unit)):
         text = _norm(ln.text)
         if not text or is_page_number(text) or \
-                ((unit, j) in furniture and not (_REPORT.match(text) or _LABEL.match(text))):
+                ((unit, j) in furniture and not (_REPORT.match(text) or form_label(text, "schedule"))):
             continue
         if not _titled(ln) or len(out) >= H.schedule_title_lines:
             break
@@ -84,7 +82,7 @@ def _page_title(doc: SourceDoc, unit: int, furniture: set[tuple[int, int]]) -> _
     schedules at its top; ``None`` for any other page."""
     lines = _top_lines(doc, unit, furniture)
     texts = [_norm(ln.text) for ln in lines]
-    k = next((i for i, t in enumerate(texts) if _LABEL.match(t)), None)
+    k = next((i for i, t in enumerate(texts) if form_label(t, "schedule")), None)
     if k is None:
         first = next((t for t in texts if not COMPANY_LINE.search(t)), "")
         if _REPORT.match(first):
@@ -92,9 +90,9 @@ def _page_title(doc: SourceDoc, unit: int, furniture: set[tuple[int, int]]) -> _
         return _PageTitle("index") if _INDEX.match(first) else None
     if sum(len(t) for t in texts[:k]) > TOP_CHARS or not all(COMPANY_LINE.search(t) for t in texts[:k]):
         return None
-    m = _LABEL.match(texts[k])
+    m = form_label(texts[k], "schedule")  # Regulation S-X numbers its schedules in Roman numerals
     assert m is not None
-    name, part, part_char = m.group("rest"), "", 0
+    name, part, part_char = m.rest, "", 0
     for ln, text in zip(lines[k + 1:], texts[k + 1:], strict=True):
         if _PERIOD.match(text):
             break
@@ -103,9 +101,8 @@ def _page_title(doc: SourceDoc, unit: int, furniture: set[tuple[int, int]]) -> _
             break
         if not name and not COMPANY_LINE.search(text):
             name = text
-    head = texts[k][: m.start("rest")].rstrip(" .:-\u2013\u2014") if m.group("rest") else texts[k]
-    return _PageTitle("label", m.group("num").upper(), f"{head} {name}".strip() if not m.group("rest")
-                      else texts[k], part, part_char)
+    return _PageTitle("label", m.parts[0].upper(), f"{texts[k]} {name}".strip() if not m.rest else texts[k],
+                      part, part_char)
 
 
 def find_schedules(doc: SourceDoc, units: range, furniture: set[tuple[int, int]]) -> tuple[int, int] | None:
