@@ -47,10 +47,11 @@ def _tight(w: Writer, title: str, size: float) -> None:
     w.y += size + 8
 
 
-def _mdna_ten_k(path: Path) -> Path:
+def _mdna_ten_k(path: Path, own_look: str = "") -> Path:
     """A 10-K whose printed TOC lists MD&A's sections; each is 2-3 pages (read whole by the page limit),
-    ``Liquidity and Capital Resources`` divided by 14-point heads on pages of their own, ``Cash Flows``
-    by three heads a few lines apart on one page."""
+    ``Liquidity and Capital Resources`` divided by 14-point heads on pages of their own (with
+    ``own_look``, one more head set like the listed sections, 16 points), ``Cash Flows`` by three heads
+    a few lines apart on one page."""
     w = Writer(header="Example Corp 2022 Form 10-K")
     _cover(w)
     w.new_page()  # page 2: the contents, filled in at the end
@@ -74,6 +75,10 @@ def _mdna_ten_k(path: Path) -> Path:
         w.heading(head, size=14, bold=False)
         w.paras(3)
         w.new_page()
+        if head == "Long-Term Debt" and own_look:
+            w.heading(own_look, size=16, bold=False)
+            w.paras(3)
+            w.new_page()
     entry("Cash Flows", 3, size=16, bold=False)
     for head in ("Operating Activities", "Investing Activities", "Financing Activities"):
         w.heading(head, size=14, bold=False)
@@ -124,3 +129,13 @@ def test_a_title_set_tight_under_text_over_a_block_of_its_own_starts_a_section(t
     w.paras(2)
     roots, _ = build_nodes(read(w.save(tmp_path / "tenk.pdf")), DETECT)
     assert [c.title for c in _node(roots, "Item 1. Business").children] == heads
+
+
+def test_a_head_set_like_its_sections_title_does_not_outrank_the_sections_heads(tmp_path: Path) -> None:
+    """Inside ``Liquidity and Capital Resources`` (a 16-point section the TOC lists) one head is set in
+    16 points too, the others in 14: it ranks with them, all four are the section's sub-sections (it
+    used to be the section's most prominent look, its only sub-section, and the 14-point heads were
+    dropped as sub-sub-heads)."""
+    roots, _ = build_nodes(read(_mdna_ten_k(tmp_path / "tenk.pdf", own_look="Consolidated Cash Flows")), DETECT)
+    assert [c.title for c in _node(roots, "Liquidity and Capital Resources").children] == \
+        ["Sources of Liquidity", "Long-Term Debt", "Consolidated Cash Flows", "Contractual Obligations"]
