@@ -68,16 +68,18 @@ def merge_skeletons(primary: list[Mark], extra: list[Mark], closing: re.Pattern[
 
 def nest(skeleton: list[Mark], headings: list[Heading], *, finer_only: bool = False,
          min_pages: int = 0, top_rank_only: bool = False, closing: re.Pattern[str] | None = None,
-         peers: bool = False, always: Callable[[list[Mark], int], bool] | None = None) -> list[Mark]:
+         peers: bool = False, always: Callable[[list[Mark], int, list[int]], bool] | None = None) -> list[Mark]:
     """The skeleton plus headings nested under the skeleton section that contains each.
 
     Headings that repeat a skeleton entry are dropped. With ``finer_only`` a heading is kept only
     when its level is deeper than the heading that printed its section's skeleton entry (a TOC
     that lists every section leaves nothing finer to add at those levels). With ``min_pages`` only
     skeleton sections longer than that many pages get finer headings: a short Item is read whole,
-    and its run-in heads are noise in a table of contents (unless ``always(skeleton, index)`` says the
-    section is read whatever its length). With ``top_rank_only`` a section keeps
-    its most prominent heading style and numbered headings only (a filing's sub-sub-heads). Headings
+    and its run-in heads are noise in a table of contents (unless ``always(skeleton, index, pages)`` says
+    the section is read whatever its length, given the pages of the headings it would keep). With
+    ``top_rank_only`` a section keeps its most prominent heading style and numbered headings only (a
+    filing's sub-sub-heads); a heading in the look of the section's own title does not count as more
+    prominent than the others (``_ranks``). Headings
     whose title matches ``closing`` (a filing's Signatures) are top level, not part of the last section.
     With ``peers`` a heading set like the skeleton entries of its section's level is their sibling.
     """
@@ -104,26 +106,38 @@ def nest(skeleton: list[Mark], headings: list[Heading], *, finer_only: bool = Fa
         groups.setdefault(idx, []).append((h, m))
     out = list(skel)
     for idx, members in groups.items():
-        if min_pages and idx >= 0 and _span_pages(skel, idx) <= min_pages \
-                and not (always is not None and always(skel, idx)):
-            continue
         base = skel[idx].level if idx >= 0 else 0
         if finer_only and idx >= 0 and idx in owner_level:
             members = [(h, m) for h, m in members if h.level > owner_level[idx]]
-        levels = sorted({h.level for h, _ in members})
-        rank = {lvl: i + 1 for i, lvl in enumerate(levels)}
+        own = owner_level.get(idx) if top_rank_only else None
+        rank = _ranks({h.level for h, _ in members}, own)
         if top_rank_only and idx >= 0:
             # numbered heads (Note 4 -) make unnumbered heads of the same look their sub-heads
             numbered_styles = {h.style for h, _ in members if h.numbering is not None}
             members = [(h, m) for h, m in members if h.numbering is not None
                        or (rank[h.level] == 1 and h.style not in numbered_styles)]
-            levels = sorted({h.level for h, _ in members})
-            rank = {lvl: i + 1 for i, lvl in enumerate(levels)}
+            rank = _ranks({h.level for h, _ in members}, own)
+        if min_pages and idx >= 0 and _span_pages(skel, idx) <= min_pages \
+                and not (always is not None and always(skel, idx, [m.pos.unit for _, m in members])):
+            continue
         for h, m in members:
             level = min(MAX_LEVEL + 2, base + rank[h.level]) if idx >= 0 else h.level
             out.append(Mark(m.title, level, m.pos, m.origin, m.confidence))
     out.sort(key=lambda m: m.pos)
     return out
+
+
+def _ranks(levels: set[int], own: int | None) -> dict[int, int]:
+    """Rank of each heading level in a section, 1 = most prominent. With ``own`` (the level that
+    printed the section's own title) a head in that look ranks with the section's most prominent
+    other heads, not above them: ``Consolidated Cash Flows`` set like its section ``Capital Resources
+    and Liquidity`` inside it would otherwise be the section's only sub-section and drop the
+    ``Long-Term Receivables``, ``Operating Activities`` ... heads in the next size."""
+    if own is None or own not in levels or len(levels) == 1:
+        return {lvl: i + 1 for i, lvl in enumerate(sorted(levels))}
+    rank = {lvl: i + 1 for i, lvl in enumerate(sorted(levels - {own}))}
+    rank[own] = 1
+    return rank
 
 
 def _up_to_twins(skel: list[Mark], marks: list[Mark]) -> list[Mark]:

@@ -406,6 +406,15 @@ def _size_step(prev: _Row, row: _Row) -> bool:
     return row.size >= prev.size * H.larger and row.y0 >= prev.y1 and not row.mono
 
 
+def _ends_block(prev: _Row, run: list[_Row], nxt: _Row | None) -> bool:
+    """A larger run between two paragraphs in one type that closes the block of the one above, the
+    one below opening a new block: a sub-section's title set tight under the previous paragraph
+    (``COVID-19 Pandemic`` in 14 points 6 points under 10-point text). A display line or a table
+    label in a manual runs on in its block; a title page's lines differ in size from each other."""
+    return nxt is not None and nxt.block != run[-1].block and nxt.y0 >= run[-1].y1 \
+        and abs(nxt.size - prev.size) <= H.tight_between and nxt.size * H.larger <= run[-1].size
+
+
 def _centred_caps(run: list[_Row], numbering: Numbering | None, body: _Body) -> bool:
     """``1. INTRODUCTION`` centred on its own line in the body type (the AMS article style): a
     numbered section title in capitals, neither larger nor bold."""
@@ -496,7 +505,8 @@ def _page_headings(u: int, rows: list[_Row], lines: list[Line], skip: set[int], 
         prev = rows[i - 1] if i else None
         starts_block = prev is None or prev.block != row.block or row.y0 - prev.y1 > 0.45 * row.size \
             or after_label or (_size_step(prev, row) and (parse_numbering(text) is not None
-                                                           or row.size >= prev.size * H.tight_heading))
+                                                           or row.size >= prev.size * H.tight_heading
+                                                           or _ends_block(prev, run, rows[k] if k < n else None)))
         i = k
         if not text or _DATE_ONLY.match(" ".join(r.text for r in run).strip()):
             continue  # a revision date beside a section number: the label stays pending

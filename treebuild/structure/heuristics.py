@@ -251,6 +251,9 @@ class Heuristics:
     filing_look_titles: int = 2
     """A heading look that prints fewer distinct titles in a filing is a one-off (a chart title), ranked
     with the common look of its size and weight."""
+    mda_head_spread: float = 0.5
+    """A short section inside MD&A keeps its heads when they stand on at least this many distinct pages
+    per head (three heads on one page are paragraph heads: ``Operating Activities`` ...)."""
     filing_set_off: float = 60.0
     """Points right of a filing's heading margin beyond which a heading is set off like a centred one
     (indented sub-heads sit within about 40 points of the margin)."""
@@ -265,6 +268,9 @@ class Heuristics:
     ``Schedule I`` further on is an attachment of an exhibit."""
     schedule_run_on: int = 2
     """A schedule page may run on to this many pages without a title block of their own."""
+    tight_between: float = 0.3
+    """Points of size difference within which the text above and below a title tight under a paragraph
+    is one type (the title interrupts running text; a title page's lines differ more)."""
     tight_heading: float = 1.5
     """A row this many times the size of the text line right above it starts a section even in the
     same text block, unnumbered (a 16-point title 6 points under 10-point text); display lines and

@@ -77,11 +77,25 @@ def _set_off(h: Heading, margin: int) -> StyleKey:
     return size, bold, caps, centred or h.x0 - margin > H.filing_set_off, family
 
 
-def always_read(skeleton: list[Mark], idx: int) -> bool:
-    """Whether skeleton section ``idx`` gets its sub-sections whatever its length: it is MD&A. (Not
-    the sections a printed TOC lists inside MD&A: the TOC has divided it already, and their own
-    short run-in heads, ``Operating Activities`` / ``Investing Activities`` on one page, are noise.)"""
-    title = skeleton[idx].title
+def always_read(skeleton: list[Mark], idx: int, pages: list[int]) -> bool:
+    """Whether skeleton section ``idx`` gets its sub-sections (on ``pages``) whatever its length: it is
+    MD&A, or a section a printed TOC lists inside MD&A whose heads stand on pages of their own
+    (``Capital Resources and Liquidity`` holds ``Long-Term Receivables``, ``Cash Sources and Uses``:
+    MD&A's outline runs three or four levels deep and its listed sections are often shorter than the
+    page limit). Heads crowded on one page (``Operating Activities`` / ``Investing Activities`` /
+    ``Financing Activities`` a few lines apart) are paragraph heads there, noise in a TOC."""
+    if _mda(skeleton[idx].title):
+        return True
+    level = skeleton[idx].level
+    for entry in reversed(skeleton[:idx]):
+        if entry.level < level:  # an ancestor
+            if _mda(entry.title):
+                return len(set(pages)) >= H.mda_head_spread * len(pages)
+            level = entry.level
+    return False
+
+
+def _mda(title: str) -> bool:
     return bool(_MDA.search(title) or _MDA_SHORT.search(title))
 
 
