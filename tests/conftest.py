@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import tempfile
 from collections.abc import Iterator
 
@@ -13,6 +14,12 @@ os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
 os.environ.setdefault("PREFECT_HOME", tempfile.mkdtemp(prefix="treebuild-prefect-"))
 os.environ.pop("TREEBUILD_STORE", None)
 os.environ.pop("TREEBUILD_MODEL", None)
+
+# A suite started in the background (`./scripts/test &`, nohup) inherits SIGINT ignored, and every process
+# the tests start inherits that too, so tests that stop a child with SIGINT (or a Prefect worker, which
+# shuts down through it) would wait out their timeouts. Python's handler here gives children the default.
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 # CI runs the same hypothesis examples every time (a red CI must be reproducible); developers
 # get fresh random examples locally, which is where new edge cases are found.
