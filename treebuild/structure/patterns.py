@@ -8,7 +8,7 @@ import re
 
 __all__ = ["ROMAN_UPPER", "roman_value", "is_page_number", "FOLIO", "PAGE_TOKEN", "ARABIC", "ROMAN_LOWER", "PREFIXED",
            "ROMAN_LETTERS", "LEADER_CHARS", "LEADER", "LEADER_RUN", "LEADER_TAIL", "CONTENTS_WORD", "COMPANY",
-           "COMPANY_LINE", "STATEMENT_TITLE"]
+           "COMPANY_LINE", "AUDITOR_REPORT", "STATEMENT_TITLE"]
 
 ROMAN_UPPER = r"(?=[IVXLC])M{0,3}(?:C[MD]|D?C{0,3})(?:X[CL]|L?X{0,3})(?:I[XV]|V?I{0,3})"
 """A well-formed upper-case Roman numeral, as a regex fragment (``Part IV``, ``II.``)."""
@@ -81,8 +81,10 @@ COMPANY = rf"(?P<company>.{{0,60}}?{_COMPANY_SUFFIX}\s+)?"
 Subsidiaries``, ``Lockheed Martin Corporation`` (optional, as a regex prefix)."""
 COMPANY_LINE = re.compile(rf"{_COMPANY_SUFFIX}$", re.IGNORECASE)
 """A line that ends in a corporate suffix: a company's name over a title."""
+AUDITOR_REPORT = r"reports? of independent registered public accounting firm"
+"""The auditor's report's title (PCAOB), as a regex fragment."""
 STATEMENT_TITLE = re.compile(
-    rf"^{COMPANY}(?:reports? of independent registered public accounting firm|"
+    rf"^{COMPANY}(?:{AUDITOR_REPORT}|"
     r"(?:condensed )?(?:consolidated |combined )?(?:condensed )?(?:statements? of (?:income|operations|earnings|"
     r"comprehensive|cash flows?|financial (?:position|condition)|changes in|(?:stockholders|shareholders|members)|"
     r"equity)|balance sheets?))", re.IGNORECASE)

@@ -14,7 +14,7 @@ from rapidfuzz import fuzz
 
 from .heuristics import HEURISTICS as H
 
-__all__ = ["normalize_title", "same_title", "title_similarity"]
+__all__ = ["normalize_title", "same_title", "squash_spaces", "title_similarity"]
 
 _NON_WORD = re.compile(r"[\W_]+")
 _COMBINING = re.compile(r"[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]+")
@@ -48,3 +48,8 @@ def same_title(a: str, b: str) -> bool:
     """Two title keys (already normalised by the caller) name the same title: rapidfuzz ratio of at
     least ``H.same_title``, so a letter-spacing repair or a dropped word still matches."""
     return fuzz.ratio(a, b) >= H.same_title * 100
+
+
+def squash_spaces(text: str) -> str:
+    """``text`` with every run of white space (no-break spaces too) one space, ends stripped: a line as printed."""
+    return " ".join(text.replace("\u00a0", " ").split())

@@ -20,7 +20,7 @@ from rapidfuzz import fuzz
 
 from ..model import Line, Pos, SourceDoc
 from .heuristics import HEURISTICS as H
-from .numbering import FOREIGN_LABEL_WORDS, LABEL_KEYWORDS, LONE_LABEL_WORDS, keyword_alternation
+from .numbering import FOREIGN_LABEL_WORDS, LABEL_KEYWORDS, LONE_LABEL_WORDS, NUMBER_WORDS, keyword_alternation
 from .pagemap import PageMap
 from .patterns import roman_value
 from .text import normalize_title
@@ -151,11 +151,8 @@ def _joins(norms: list[str], k: int, target: int) -> list[str]:
     return out
 
 
-_NUMBER_WORDS = {
-    w: i for i, w in enumerate(
-        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
-        "seventeen eighteen nineteen twenty".split())
-} | {"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60}
+_NUMBER_WORDS = {"zero": 0, **NUMBER_WORDS, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60}
+"""Spelled numbers of a lead line (``CHAPTER THIRTY ONE``): the numbering words plus zero and the tens."""
 
 
 def _is_lead(prev: str, label: str | None) -> bool:

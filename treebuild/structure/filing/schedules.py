@@ -25,7 +25,8 @@ from dataclasses import dataclass
 
 from ...model import Line, Mark, Origin, Pos, SourceDoc
 from ..heuristics import HEURISTICS as H
-from ..patterns import COMPANY_LINE, is_page_number
+from ..patterns import AUDITOR_REPORT, COMPANY_LINE, is_page_number
+from ..text import squash_spaces
 from .items import form_label
 from .statements import TOP_CHARS, is_note, statement_title
 
@@ -34,15 +35,12 @@ __all__ = ["SCHEDULES_TITLE", "schedule_marks", "find_schedules"]
 SCHEDULES_TITLE = "Financial Statement Schedules"
 
 _INDEX = re.compile(r"^index (?:to|of) (?:the )?(?:consolidated )?(?:financial statement )?schedules?$", re.IGNORECASE)
-_REPORT = re.compile(r"^reports? of independent registered public accounting firm", re.IGNORECASE)
+_REPORT = re.compile(rf"^{AUDITOR_REPORT}", re.IGNORECASE)
 _NOTES = re.compile(r"^notes? to\b", re.IGNORECASE)
 _PERIOD = re.compile(r"^\(?\s*(?:in (?:millions|thousands|billions)|(?:for )?(?:the )?(?:fiscal )?(?:years?|quarters?|"
                      r"periods?|months?) ended|(?:as of|at)\s|fiscal year\b|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|"
                      r"oct|nov|dec)[a-z]*\.?\s+[0-9])", re.IGNORECASE)
 
-
-def _norm(text: str) -> str:
-    return " ".join(text.replace("\u00a0", " ").split())
 
 
 def _titled(ln: Line) -> bool:
@@ -67,7 +65,7 @@ def _top_lines(doc: SourceDoc, unit: int, furniture: set[tuple[int, int]]) -> li
     repeated atop several pages is furniture to the page texts, but here it is the title."""
     out: list[Line] = []
     for j, ln in enumerate(doc.lines(unit)):
-        text = _norm(ln.text)
+        text = squash_spaces(ln.text)
         if not text or is_page_number(text) or \
                 ((unit, j) in furniture and not (_REPORT.match(text) or form_label(text, "schedule"))):
             continue
@@ -81,7 +79,7 @@ def _page_title(doc: SourceDoc, unit: int, furniture: set[tuple[int, int]]) -> _
     """The schedule label, name and part a page opens with; an auditor's report or an index of
     schedules at its top; ``None`` for any other page."""
     lines = _top_lines(doc, unit, furniture)
-    texts = [_norm(ln.text) for ln in lines]
+    texts = [squash_spaces(ln.text) for ln in lines]
     k = next((i for i, t in enumerate(texts) if form_label(t, "schedule")), None)
     if k is None:
         first = next((t for t in texts if not COMPANY_LINE.search(t)), "")
@@ -136,7 +134,7 @@ def _notes(doc: SourceDoc, start: Pos, end: Pos, furniture: set[tuple[int, int]]
     last = 0
     for u in range(start.unit, min(end.unit + 1, len(doc.units))):
         for j, ln in enumerate(doc.lines(u)):
-            text = _norm(ln.text)
+            text = squash_spaces(ln.text)
             pos = Pos(u, ln.char)
             if (u, j) in furniture or not ln.bold or len(text) > H.schedule_note_chars or not start < pos < end \
                     or not is_note(text):

@@ -20,7 +20,7 @@ from ..headings import HeadingScan
 from ..numbering import parse_numbering
 from ..pagemap import PageMap
 from ..patterns import COMPANY, STATEMENT_TITLE
-from ..text import normalize_title
+from ..text import normalize_title, squash_spaces
 from ..toc_detect import TocPages, entry_like, page_rows, right_edge, row_entry
 from ..toc_parse import TocEntry, parse_rows
 from ..toc_place import PageTexts, place_entries
@@ -35,13 +35,11 @@ TOP_CHARS = 250
 _INDEX = re.compile(r"^(?:.{0,60}\s)?index (?:to|of) (?:the )?(?P<what>(?:consolidated |combined )?(?:condensed )?"
                     r"financial statements(?: and (?:financial statement |supplementary |supplemental )?"
                     r"(?:schedules?|data))?)$", re.IGNORECASE)
-_COMPANY = COMPANY  # "The Boeing Company and Subsidiaries" printed above (and joined to) the title
-_STATEMENT = STATEMENT_TITLE
 _TITLE_BLOCK = 100  # characters of bold lines (a company name) that may sit above a statement's title
 _TRAILING_NOTE = re.compile(r"\s*\([^()]*\)$")
 _FIRM = re.compile(r"^(?P<report>reports? of )[^,]{1,60},\s*(?P<firm>independent registered public accounting firm)",
                    re.IGNORECASE)  # "Report of KPMG LLP, Independent ...": the firm's name is not in the body's title
-_NOTES_TO = re.compile(rf"^{_COMPANY}notes? to (?:the )?(?:condensed )?(?:consolidated |combined )?(?:condensed )?"
+_NOTES_TO = re.compile(rf"^{COMPANY}notes? to (?:the )?(?:condensed )?(?:consolidated |combined )?(?:condensed )?"
                        r"financial statements", re.IGNORECASE)
 
 
@@ -54,13 +52,10 @@ class StatementsIndex:
     title: str  # "Financial Statements", "Consolidated Financial Statements"
 
 
-def _norm(text: str) -> str:
-    return " ".join(text.replace("\u00a0", " ").split())
-
 
 def statement_title(title: str) -> bool:
     """``Consolidated Balance Sheets``, ``STATEMENTS OF CASH FLOWS``, an auditor's report: a statement's title."""
-    return bool(_STATEMENT.match(title))
+    return bool(STATEMENT_TITLE.match(title))
 
 
 def is_note(title: str) -> bool:
@@ -80,7 +75,7 @@ def _note_number(title: str) -> int | None:
 
 
 def _content(doc: SourceDoc, unit: int, furniture: set[tuple[int, int]]) -> list[tuple[int, Line]]:
-    return [(j, ln) for j, ln in enumerate(doc.lines(unit)) if (unit, j) not in furniture and _norm(ln.text)]
+    return [(j, ln) for j, ln in enumerate(doc.lines(unit)) if (unit, j) not in furniture and squash_spaces(ln.text)]
 
 
 def _entry_rows(doc: SourceDoc, unit: int) -> tuple[int, int]:
@@ -97,7 +92,7 @@ def find_statements_index(doc: SourceDoc, units: range, furniture: set[tuple[int
     for u in units:
         before = 0
         for _, ln in _content(doc, u, furniture)[:8]:
-            text = _norm(ln.text)
+            text = squash_spaces(ln.text)
             m = _INDEX.match(text)
             if m is None:
                 before += len(text)
@@ -105,7 +100,8 @@ def find_statements_index(doc: SourceDoc, units: range, furniture: set[tuple[int
                     break
                 continue
             rows = page_rows(doc, u)
-            idx = next((i for i, r in enumerate(rows) if _norm(r.text).casefold().endswith(text.casefold())), None)
+            idx = next((i for i, r in enumerate(rows)
+                        if squash_spaces(r.text).casefold().endswith(text.casefold())), None)
             if idx is None:
                 break
             edge = right_edge(rows)
@@ -138,12 +134,12 @@ def _snap(doc: SourceDoc, pos: Pos, furniture: set[tuple[int, int]]) -> Pos:
         return pos
     above = 0
     for j, ln in enumerate(lines):
-        if ln is own or (pos.unit, j) in furniture or not _norm(ln.text):
+        if ln is own or (pos.unit, j) in furniture or not squash_spaces(ln.text):
             continue
         if ln.y1 <= own.y0 + 1 or (ln.char < pos.char and ln.y0 < own.y1):
             if not ln.bold:
                 return pos  # body text above it
-            above += len(_norm(ln.text))
+            above += len(squash_spaces(ln.text))
     # only furniture, or a short bold title block ("The Boeing Company and Subsidiaries"), above it
     return Pos(pos.unit, 0) if above <= _TITLE_BLOCK else pos
 
@@ -194,7 +190,7 @@ def _heading_entries(scan: HeadingScan, start: Pos, end: Pos) -> list[tuple[str,
                 out.append((h.title, pos, 0.6))
                 seen_notes_to = True
             continue
-        if _STATEMENT.match(h.title):
+        if STATEMENT_TITLE.match(h.title):
             if key != last_key:
                 out.append((h.title, pos, 0.6))
                 last_key = key
@@ -211,7 +207,7 @@ def statements_start(scan: HeadingScan, start: Pos, end: Pos) -> Pos | None:
     auditor's report heading, when another follows on a later page (statements named one under the
     other on a page are a list of what is filed, not the statements)."""
     hits = [Pos(h.unit, h.char) for h in scan.headings if start < Pos(h.unit, h.char) < end
-            and _STATEMENT.match(h.title)]
+            and STATEMENT_TITLE.match(h.title)]
     return hits[0] if len({p.unit for p in hits}) >= 2 else None
 
 
@@ -247,7 +243,7 @@ def item_children(marks: list[Mark], level: int) -> list[Mark]:
     out: list[Mark] = []
     notes = False
     for m in marks:
-        if _STATEMENT.match(m.title) or _NOTES_TO.match(m.title):
+        if STATEMENT_TITLE.match(m.title) or _NOTES_TO.match(m.title):
             notes = bool(_NOTES_TO.match(m.title))
             m = Mark(m.title, level + 1, m.pos, m.origin, m.confidence)
         elif notes and is_note(m.title):

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from ...model import Line, Mark, Origin, Pos, SourceDoc
 from ..combine import same_heading
 from ..headings import HeadingScan, body_text_like, scan_headings
+from ..text import squash_spaces
 from ..toc_detect import listing_page
 from .items import SecHeading
 from .schedules import find_schedules, schedule_marks
@@ -70,9 +71,6 @@ class Exhibit:
     title_end: int  # char offset on the start page just past the title lines
 
 
-def _norm(text: str) -> str:
-    return " ".join(text.replace("\u00a0", " ").split())
-
 
 def _caps(text: str) -> bool:
     letters = [c for c in text if c.isalpha()]
@@ -80,7 +78,7 @@ def _caps(text: str) -> bool:
 
 
 def _content_lines(doc: SourceDoc, unit: int, furniture: set[tuple[int, int]]) -> list[tuple[int, Line]]:
-    return [(j, ln) for j, ln in enumerate(doc.lines(unit)) if (unit, j) not in furniture and _norm(ln.text)]
+    return [(j, ln) for j, ln in enumerate(doc.lines(unit)) if (unit, j) not in furniture and squash_spaces(ln.text)]
 
 
 def _alone(line: Line, lines: Iterable[tuple[int, Line]]) -> bool:
@@ -116,7 +114,7 @@ def _exhibit_title(lines: list[tuple[int, Line]], k: int, label_line: Line, rest
     parts: list[str] = []
     above: Line | None = None
     for _, ln in lines[k + 1:k + 4]:
-        text = _norm(ln.text)
+        text = squash_spaces(ln.text)
         if ln.y0 > height * 0.5 or len(text) > 160 or _QUALIFIER.match(text) or _EXHIBIT.match(text) \
                 or not _alone(ln, lines) or (above is not None and not _under(ln, above)):
             break
@@ -138,12 +136,12 @@ def find_exhibits(doc: SourceDoc, units: range, furniture: set[tuple[int, int]])
     seen: set[str] = set()
     for u in units:
         lines = _content_lines(doc, u, furniture)
-        if sum(1 for _, ln in lines if _EXHIBIT.match(_norm(ln.text))) >= 3:
+        if sum(1 for _, ln in lines if _EXHIBIT.match(squash_spaces(ln.text))) >= 3:
             continue  # an exhibit index (Item 15's list), not an exhibit
         height = _height(doc, u)
         before = 0
         for k, (_, ln) in enumerate(lines[:6]):
-            text = _norm(ln.text)
+            text = squash_spaces(ln.text)
             m = _EXHIBIT.match(text)
             if m is not None and ln.y0 < height * _TOP_SHARE and _alone(ln, lines):
                 rest = m.group("rest").strip()
@@ -153,7 +151,7 @@ def find_exhibits(doc: SourceDoc, units: range, furniture: set[tuple[int, int]])
                 if label.casefold() not in seen:
                     seen.add(label.casefold())
                     name, end = _exhibit_title(lines, k, ln, rest, height)
-                    head = _norm(text[: m.start("rest")]).rstrip(".:-\u2013\u2014 ") if rest else text
+                    head = squash_spaces(text[: m.start("rest")]).rstrip(".:-\u2013\u2014 ") if rest else text
                     title = f"{head} {name}".strip()
                     out.append(Exhibit(label, title, Pos(u, 0), end))  # a legend above belongs to it
                 break
@@ -176,8 +174,9 @@ def find_signatures(doc: SourceDoc, start: Pos, end: Pos,
             prev = ln
             if pos <= start or pos >= end:
                 continue
-            if opens and _SIGNATURES.match(_norm(ln.text)) and _alone(ln, lines) and (ln.bold or ln.text.isupper()):
-                return (Pos(u, 0) if ln is lines[0][1] else pos), _norm(ln.text)
+            if opens and _SIGNATURES.match(squash_spaces(ln.text)) and _alone(ln, lines) \
+                    and (ln.bold or ln.text.isupper()):
+                return (Pos(u, 0) if ln is lines[0][1] else pos), squash_spaces(ln.text)
     return None
 
 
