@@ -7,6 +7,7 @@ page-number footer on every page, so tests see the same furniture real documents
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pymupdf
@@ -242,3 +243,22 @@ def filing_with_tail(path: Path, *, index: bool = True, statements_in_item8: boo
     w.centred("CERTIFICATION PURSUANT TO SECTION 302 OF THE SARBANES-OXLEY ACT OF 2002", 10, bold=False)
     w.para("I, Jane Doe, certify that: 1. I have reviewed this Annual Report on Form 10-K of Example Corporation.")
     return w.save(path), pages
+
+
+def ten_k_with_item_one(path: Path, heads: list[str], section: Callable[[Writer, int, str], None]) -> Path:
+    """A 10-K (cover page, ``PART I``) whose ``Item 1. Business`` holds ``heads``, each written with its
+    text by ``section(writer, index, head)``, then Items 1A and 2."""
+    w = Writer(header="Example Corp 2022 Form 10-K")
+    w.centred("UNITED STATES SECURITIES AND EXCHANGE COMMISSION", 17)
+    w.heading("FORM 10-K", size=17, space=40)
+    w.paras(2)
+    w.new_page()
+    w.heading("PART I", size=10, bold=True, space=14)
+    w.heading("Item 1. Business", size=10, bold=True, space=14)
+    for n, head in enumerate(heads):
+        section(w, n, head)
+    w.heading("Item 1A. Risk Factors", size=10, bold=True, space=14)
+    w.paras(2)
+    w.heading("Item 2. Properties", size=10, bold=True, space=14)
+    w.paras(2)
+    return w.save(path)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pymupdf
-from structgen import LOREM, Writer
+from structgen import LOREM, Writer, ten_k_with_item_one
 
 from treebuild.model import Node
 from treebuild.readers import read
@@ -231,16 +231,10 @@ def test_a_large_unnumbered_title_set_tight_under_text_starts_a_section(tmp_path
     paragraph's last line with less than half its size of space, in the same text block: it is a
     section like the others (it used to be read as a line of that paragraph, and its pages went to the
     sub-section before it)."""
-    w = Writer(header="Example Corp 2022 Form 10-K")
-    w.centred("UNITED STATES SECURITIES AND EXCHANGE COMMISSION", 17)
-    w.heading("FORM 10-K", size=17, space=40)
-    w.paras(2)
-    w.new_page()
-    w.heading("PART I", size=10, bold=True, space=14)
-    w.heading("Item 1. Business", size=10, bold=True, space=14)
     heads = ["Overview", "Customers", "Environmental Regulation", "Human Capital"]
-    assert w.page is not None
-    for n, head in enumerate(heads):
+
+    def section(w: Writer, n: int, head: str) -> None:
+        assert w.page is not None
         if n == 2:  # no gap: the title's line follows the paragraph's like its next line
             w.y -= 3
             w.page.insert_text((72, w.y + 16), head, fontsize=16, fontname="helv")
@@ -248,10 +242,7 @@ def test_a_large_unnumbered_title_set_tight_under_text_starts_a_section(tmp_path
         else:
             w.heading(head, size=16, bold=False)
         w.fill_pages(2)
-    w.heading("Item 1A. Risk Factors", size=10, bold=True, space=14)
-    w.paras(2)
-    w.heading("Item 2. Properties", size=10, bold=True, space=14)
-    w.paras(2)
-    roots, _ = build_nodes(read(w.save(tmp_path / "tenk.pdf")), DETECT)
+
+    roots, _ = build_nodes(read(ten_k_with_item_one(tmp_path / "tenk.pdf", heads, section)), DETECT)
     item1 = next(n for r in roots for n in r.walk() if n.title == "Item 1. Business")
     assert [c.title for c in item1.children] == heads

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from structgen import LOREM, Writer
+from structgen import LOREM, Writer, ten_k_with_item_one
 
 from treebuild.model import Node
 from treebuild.readers import read
@@ -110,12 +110,9 @@ def test_a_title_set_tight_under_text_over_a_block_of_its_own_starts_a_section(t
     display title's step); one follows the previous paragraph's last line as closely as that
     paragraph's own lines, and its text is a new paragraph: it is a section like the others (it used
     to be read as the last line of the paragraph above, its pages going to the section before)."""
-    w = Writer(header="Example Corp 2022 Form 10-K")
-    _cover(w)
-    w.heading("PART I", size=10, bold=True, space=14)
-    w.heading("Item 1. Business", size=10, bold=True, space=14)
     heads = ["Overview", "Customers", "Environmental Regulation", "Human Capital"]
-    for n, head in enumerate(heads):
+
+    def section(w: Writer, n: int, head: str) -> None:
         if n == 2:
             _tight(w, head, 14)
             w.y += 4
@@ -123,11 +120,8 @@ def test_a_title_set_tight_under_text_over_a_block_of_its_own_starts_a_section(t
             w.heading(head, size=14, bold=False)
         w.para(LOREM * 3)
         w.fill_pages(2)
-    w.heading("Item 1A. Risk Factors", size=10, bold=True, space=14)
-    w.paras(2)
-    w.heading("Item 2. Properties", size=10, bold=True, space=14)
-    w.paras(2)
-    roots, _ = build_nodes(read(w.save(tmp_path / "tenk.pdf")), DETECT)
+
+    roots, _ = build_nodes(read(ten_k_with_item_one(tmp_path / "tenk.pdf", heads, section)), DETECT)
     assert [c.title for c in _node(roots, "Item 1. Business").children] == heads
 
 
