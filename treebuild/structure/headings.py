@@ -410,9 +410,14 @@ def _ends_block(prev: _Row, run: list[_Row], nxt: _Row | None) -> bool:
     """A larger run between two paragraphs in one type that closes the block of the one above, the
     one below opening a new block: a sub-section's title set tight under the previous paragraph
     (``COVID-19 Pandemic`` in 14 points 6 points under 10-point text). A display line or a table
-    label in a manual runs on in its block; a title page's lines differ in size from each other."""
-    return nxt is not None and nxt.block != run[-1].block and nxt.y0 >= run[-1].y1 \
-        and abs(nxt.size - prev.size) <= H.tight_between and nxt.size * H.larger <= run[-1].size
+    label in a manual runs on in its block; a title page's lines differ in size from each other.
+    The row below may also be the title's own first sub-head, in a type between the text above and
+    the title (``Investing Activities`` in 14 points over ``Fiscal Year 2020 versus 2019`` in 12, under
+    10-point text): each step down a size smaller (a title page's stack grows, then shrinks below the
+    line above it)."""
+    if nxt is None or nxt.block == run[-1].block or nxt.y0 < run[-1].y1 or nxt.size * H.larger > run[-1].size:
+        return False
+    return abs(nxt.size - prev.size) <= H.tight_between or nxt.size >= prev.size * H.larger
 
 
 def _centred_caps(run: list[_Row], numbering: Numbering | None, body: _Body) -> bool:
