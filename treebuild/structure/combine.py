@@ -68,15 +68,15 @@ def merge_skeletons(primary: list[Mark], extra: list[Mark], closing: re.Pattern[
 
 def nest(skeleton: list[Mark], headings: list[Heading], *, finer_only: bool = False,
          min_pages: int = 0, top_rank_only: bool = False, closing: re.Pattern[str] | None = None,
-         peers: bool = False, always: Callable[[list[Mark], int, list[int]], bool] | None = None) -> list[Mark]:
+         peers: bool = False, always: Callable[[list[Mark], int, list[Heading]], bool] | None = None) -> list[Mark]:
     """The skeleton plus headings nested under the skeleton section that contains each.
 
     Headings that repeat a skeleton entry are dropped. With ``finer_only`` a heading is kept only
     when its level is deeper than the heading that printed its section's skeleton entry (a TOC
     that lists every section leaves nothing finer to add at those levels). With ``min_pages`` only
     skeleton sections longer than that many pages get finer headings: a short Item is read whole,
-    and its run-in heads are noise in a table of contents (unless ``always(skeleton, index, pages)`` says
-    the section is read whatever its length, given the pages of the headings it would keep). With
+    and its run-in heads are noise in a table of contents (unless ``always(skeleton, index, heads)`` says
+    the section is read whatever its length, given the headings it would keep). With
     ``top_rank_only`` a section keeps its most prominent heading style and numbered headings only (a
     filing's sub-sub-heads); a heading in the look of the section's own title does not count as more
     prominent than the others (``_ranks``). Headings
@@ -118,7 +118,7 @@ def nest(skeleton: list[Mark], headings: list[Heading], *, finer_only: bool = Fa
                        or (rank[h.level] == 1 and h.style not in numbered_styles)]
             rank = _ranks({h.level for h, _ in members}, own)
         if min_pages and idx >= 0 and _span_pages(skel, idx) <= min_pages \
-                and not (always is not None and always(skel, idx, [m.pos.unit for _, m in members])):
+                and not (always is not None and always(skel, idx, [h for h, _ in members])):
             continue
         for h, m in members:
             level = min(MAX_LEVEL + 2, base + rank[h.level]) if idx >= 0 else h.level

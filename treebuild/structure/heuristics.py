@@ -275,6 +275,9 @@ class Heuristics:
     """A row this many times the size of the text line right above it starts a section even in the
     same text block, unnumbered (a 16-point title 6 points under 10-point text); display lines and
     table labels of manuals are smaller steps."""
+    short_section_heads: int = 2
+    """A short section outside MD&A keeps heads set larger than the body only when it has at least this
+    many (one larger row on a statement page is its title block's period line, not a sub-section)."""
     cell_gap: float = 6.0
     """Font sizes of blank between the two pieces of one row beyond which they are a table's column
     headers, not one title (the tab after an Item's number is about 4)."""

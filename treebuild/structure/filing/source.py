@@ -36,11 +36,12 @@ def sec_skeleton(sec: list[SecHeading]) -> list[Mark]:
 class FilingProposal(Proposal):
     """Parts and Items, plus what the filing rules need later."""
 
-    def __init__(self, filing: bool, sec: list[SecHeading], cover: int = 0):
+    def __init__(self, filing: bool, sec: list[SecHeading], cover: int = 0, body_size: float = 0.0):
         super().__init__(StructureSource.sec, sec_skeleton(sec), role="skeleton")
         self.filing = filing
         self.sec = sec
         self.cover = cover
+        self.body_size = body_size
 
     closing: re.Pattern[str] = END_TITLES
     """Sections the form places after the last Part (Signatures ...): top level, never nested."""
@@ -69,7 +70,8 @@ class FilingProposal(Proposal):
         skeleton = split_part_items(skeleton)
         start = min((m.pos for m in skeleton), default=None)
         marks = nest(skeleton, ranked_by_look(headings, start), min_pages=min_pages, top_rank_only=True,
-                     closing=self.closing, peers=not self.sec, always=always_read)
+                     closing=self.closing, peers=not self.sec,
+                     always=lambda s, i, heads: always_read(s, i, heads, self.body_size))
         return back_pages(marks, headings, self.closing)
 
     def refine(self, doc: SourceDoc, layout: Layout, marks: list[Mark]) -> list[Mark]:
@@ -89,4 +91,4 @@ class FilingSource:
         sec = sec_headings(doc, skip_pages=scan.toc_pages | layout.toc_pages, skip_lines=scan.furniture,
                            body_size=scan.body_size)
         filing = bool(sec) or is_filing(doc)
-        return FilingProposal(filing, sec, cover_page(doc) if filing else 0)
+        return FilingProposal(filing, sec, cover_page(doc) if filing else 0, scan.body_size)

@@ -15,6 +15,10 @@ look is and which sections are read:
   run-in heads are noise in a table of contents), but the form makes MD&A the narrative that
   filers divide into sub-sections (overview, results of operations, liquidity, critical estimates),
   whatever its length; a 6-page MD&A of an 80-page 10-K used to keep none of them.
+- *heads set larger than the body are read in short sections too*: a short section's bold heads in
+  the body's size are paragraph heads, but two or more heads in a larger type, on pages of their
+  own, are a printed level of the outline (a 10-K's ``Financial Capital`` ... ``Natural Capital``
+  sections of its ``Our Capitals`` chapter, one page each).
 """
 
 from __future__ import annotations
@@ -77,22 +81,29 @@ def _set_off(h: Heading, margin: int) -> StyleKey:
     return size, bold, caps, centred or h.x0 - margin > H.filing_set_off, family
 
 
-def always_read(skeleton: list[Mark], idx: int, pages: list[int]) -> bool:
-    """Whether skeleton section ``idx`` gets its sub-sections (on ``pages``) whatever its length: it is
+def always_read(skeleton: list[Mark], idx: int, heads: list[Heading], body_size: float = 0.0) -> bool:
+    """Whether skeleton section ``idx`` gets its sub-sections (``heads``) whatever its length: it is
     MD&A, or a section a printed TOC lists inside MD&A whose heads stand on pages of their own
     (``Capital Resources and Liquidity`` holds ``Long-Term Receivables``, ``Cash Sources and Uses``:
     MD&A's outline runs three or four levels deep and its listed sections are often shorter than the
     page limit). Heads crowded on one page (``Operating Activities`` / ``Investing Activities`` /
-    ``Financing Activities`` a few lines apart) are paragraph heads there, noise in a TOC."""
+    ``Financing Activities`` a few lines apart) are paragraph heads there, noise in a TOC.
+    Outside MD&A, a short section keeps heads that are all set larger than the body text
+    (``body_size``): a printed level of the filing's outline (Item 5's ``Market Information``,
+    ``Dividends``, ``Holders`` in 12 points over 10-point text), where bold heads in the body's own
+    size are paragraph heads (``Company Stock Performance`` opening its paragraph)."""
     if _mda(skeleton[idx].title):
         return True
+    pages = [h.unit for h in heads]
+    spread = len(set(pages)) >= H.mda_head_spread * len(pages)
     level = skeleton[idx].level
     for entry in reversed(skeleton[:idx]):
         if entry.level < level:  # an ancestor
             if _mda(entry.title):
-                return len(set(pages)) >= H.mda_head_spread * len(pages)
+                return spread
             level = entry.level
-    return False
+    return spread and len(heads) >= H.short_section_heads and body_size > 0 \
+        and min(h.style[0] for h in heads) >= body_size * H.larger
 
 
 def _mda(title: str) -> bool:
