@@ -86,3 +86,55 @@ def test_a_short_item_keeps_heads_set_larger_than_the_body_on_pages_of_their_own
     assert _node(roots, item).children == []
     roots, _ = build_nodes(read(_short_item_ten_k(tmp_path / "c.pdf", 12, False, False)), DETECT)
     assert _node(roots, item).children == []
+
+
+def _mdna_walk_ten_k(path: Path) -> Path:
+    """A 10-K whose MD&A is divided by 14-point heads over 10-point text; under ``Results of
+    Operations`` five 12-point heads walk through the income statement line by line, under
+    ``Critical Accounting Estimates`` three 12-point heads, under ``Segment Results`` the same two
+    12-point heads for each of three segments."""
+    w = Writer(header="Example Corp 2022 Form 10-K")
+    w.centred("UNITED STATES SECURITIES AND EXCHANGE COMMISSION", 17)
+    w.heading("FORM 10-K", size=17, space=40)
+    w.paras(2)
+    w.new_page()
+    w.heading("PART I", size=10, bold=True, space=14)
+    w.heading("Item 1. Business", size=10, bold=True, space=14)
+    w.fill_pages(8)
+    w.heading("PART II", size=10, bold=True, space=14)
+    w.heading("Item 7. Management's Discussion and Analysis of Financial Condition and Results of Operations",
+              size=10, bold=True, space=14)
+    w.para()
+    sections = {
+        "Overview": [],
+        "Results of Operations": ["Revenue", "Cost of Revenue", "Operating Expenses", "Interest Expense",
+                                  "Income Taxes"],
+        "Critical Accounting Estimates": ["Revenue Recognition", "Goodwill", "Income Taxes"],
+        "Segment Results": ["Revenue Summary", "Operating Income Summary"] * 3,
+    }
+    for title, heads in sections.items():
+        w.heading(title, size=14, bold=False)
+        w.paras(2)
+        for head in heads:
+            w.heading(head, size=12, bold=False)
+            w.paras(2)
+        w.new_page()
+    w.heading("Item 8. Financial Statements and Supplementary Data", size=10, bold=True, space=14)
+    w.fill_pages(10)
+    return w.save(path)
+
+
+def test_an_mdna_section_walked_through_head_by_head_keeps_its_heads(tmp_path: Path) -> None:
+    """Inside MD&A a section with five or more heads of one look below its own, each title once, is
+    walked through line by line: the heads are its sub-sections (they used to be dropped as MD&A's
+    second rank). Three heads are paragraph heads, and the same heads repeated for each segment are a
+    repeated layout, not sub-sections: both stay out."""
+    roots, _ = build_nodes(read(_mdna_walk_ten_k(tmp_path / "tenk.pdf")), DETECT)
+    mdna = _node(roots, "Item 7. Management's Discussion and Analysis of Financial Condition and Results of "
+                        "Operations")
+    assert [c.title for c in mdna.children] == ["Overview", "Results of Operations",
+                                                "Critical Accounting Estimates", "Segment Results"]
+    assert [c.title for c in _node(roots, "Results of Operations").children] == \
+        ["Revenue", "Cost of Revenue", "Operating Expenses", "Interest Expense", "Income Taxes"]
+    assert _node(roots, "Critical Accounting Estimates").children == []
+    assert _node(roots, "Segment Results").children == []

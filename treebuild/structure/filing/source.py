@@ -20,7 +20,7 @@ from .items import (
     sec_headings,
     split_part_items,
 )
-from .subsections import always_read, back_pages, ranked_by_look
+from .subsections import always_read, back_pages, ranked_by_look, walked_through
 from .tail import restructure_filing
 
 __all__ = ["FilingSource", "FilingProposal", "sec_skeleton"]
@@ -72,7 +72,7 @@ class FilingProposal(Proposal):
         marks = nest(skeleton, ranked_by_look(headings, start), min_pages=min_pages, top_rank_only=True,
                      closing=self.closing, peers=not self.sec,
                      always=lambda s, i, heads: always_read(s, i, heads, self.body_size))
-        return back_pages(marks, headings, self.closing)
+        return back_pages(walked_through(marks, headings), headings, self.closing)
 
     def refine(self, doc: SourceDoc, layout: Layout, marks: list[Mark]) -> list[Mark]:
         """The statements inside their Item and the tail after the last Item laid out."""

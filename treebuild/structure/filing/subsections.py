@@ -19,6 +19,10 @@ look is and which sections are read:
   the body's size are paragraph heads, but two or more heads in a larger type, on pages of their
   own, are a printed level of the outline (a 10-K's ``Financial Capital`` ... ``Natural Capital``
   sections of its ``Our Capitals`` chapter, one page each).
+- *an MD&A section walked through head by head gets a second level*: MD&A's second rank of heads is
+  mostly paragraph heads, but five or more heads of one look below a section's own, each title once,
+  walk through the section line by line (``Revenue``, ``Cost of Revenue``, ``Operating Expenses`` ...
+  under ``Results of Operations``); heads repeated per segment are a repeated layout.
 """
 
 from __future__ import annotations
@@ -31,7 +35,7 @@ from ...model import Mark, Pos
 from ..headings import Heading, StyleKey
 from ..heuristics import HEURISTICS as H
 
-__all__ = ["ranked_by_look", "always_read", "back_pages"]
+__all__ = ["ranked_by_look", "always_read", "walked_through", "back_pages"]
 
 _MDA = re.compile(r"management\W{0,3}s\s+discussion\s+and\s+analysis", re.IGNORECASE)
 """MD&A's Item title (Item 7 of a 10-K, Item 2 of a 10-Q); the printed abbreviation counts too."""
@@ -104,6 +108,48 @@ def always_read(skeleton: list[Mark], idx: int, heads: list[Heading], body_size:
             level = entry.level
     return spread and len(heads) >= H.short_section_heads and body_size > 0 \
         and min(h.style[0] for h in heads) >= body_size * H.larger
+
+
+def walked_through(marks: list[Mark], headings: list[Heading]) -> list[Mark]:
+    """``marks`` plus a second level of heads inside MD&A: a section of MD&A with no sub-sections
+    of its own whose heads, in the most prominent look below the section's own, number at least
+    ``H.walk_heads`` (``Consolidated Results of Operations - Other`` walked through line by line:
+    ``General and Administrative Expenses``, ``Interest Expense``, ``Interest Income`` ...; a results
+    section walked through ``Revenue``, ``Cost of Revenue``, ``Operating Expenses`` ...). Two or three
+    such heads are paragraph heads (``Revenue Summary`` / ``Operating Income Summary``)."""
+    at = {Pos(h.unit, h.char): h for h in headings}
+    order = sorted(marks, key=lambda m: m.pos)
+    added: list[Mark] = []
+    for i, m in enumerate(order):
+        own = at.get(m.pos)
+        nxt = order[i + 1] if i + 1 < len(order) else None
+        if own is None or (nxt is not None and nxt.level > m.level) or not _inside_mda(order, i):
+            continue
+        end = nxt.pos if nxt is not None else Pos(1 << 30, 0)
+        below = [h for h in headings if m.pos < Pos(h.unit, h.char) < end and h.numbering is None
+                 and _prominence(h.style) > _prominence(own.style)]
+        if not below:
+            continue
+        top = min((h.style for h in below), key=_prominence)
+        heads = [h for h in below if h.style == top]
+        if len(heads) >= H.walk_heads and len({_norm(h.title) for h in heads}) == len(heads):
+            added += [Mark(h.title, m.level + 1, Pos(h.unit, h.char), m.origin, m.confidence) for h in heads]
+    return sorted(order + added, key=lambda m: m.pos) if added else marks
+
+
+def _norm(title: str) -> str:
+    return " ".join(title.casefold().split())
+
+
+def _inside_mda(order: list[Mark], idx: int) -> bool:
+    """Whether mark ``idx`` (not MD&A itself) has MD&A among its ancestors."""
+    level = order[idx].level
+    for entry in reversed(order[:idx]):
+        if entry.level < level:
+            if _mda(entry.title):
+                return True
+            level = entry.level
+    return False
 
 
 def _mda(title: str) -> bool:
