@@ -50,9 +50,13 @@ def test_a_title_set_tight_under_text_over_its_own_sub_head_starts_a_section(tmp
     assert [c.title for c in _node(roots, "Item 1. Business").children] == heads
 
 
-def _short_item_ten_k(path: Path, size: float, bold: bool, pages_apart: bool) -> Path:
+RISKS = ("Market Risks", "Operational Risks", "Regulatory Risks")
+
+
+def _short_item_ten_k(path: Path, size: float, bold: bool, pages_apart: bool,
+                      heads: tuple[str, ...] = RISKS) -> Path:
     """A 50-page 10-K whose ``Item 1A. Risk Factors`` is three pages (a section that short is read
-    whole) holding three heads in ``size`` points, each on a page of its own or all on one page."""
+    whole) holding ``heads`` in ``size`` points, each on a page of its own or all on one page."""
     w = Writer(header="Example Corp 2022 Form 10-K")
     w.centred("UNITED STATES SECURITIES AND EXCHANGE COMMISSION", 17)
     w.heading("FORM 10-K", size=17, space=40)
@@ -62,7 +66,7 @@ def _short_item_ten_k(path: Path, size: float, bold: bool, pages_apart: bool) ->
     w.heading("Item 1. Business", size=10, bold=True, space=14)
     w.fill_pages(14)
     w.heading("Item 1A. Risk Factors", size=10, bold=True, space=14)
-    for head in ("Market Risks", "Operational Risks", "Regulatory Risks"):
+    for head in heads:
         w.heading(head, size=size, bold=bold)
         if pages_apart:
             w.fill_pages(1)
@@ -76,8 +80,8 @@ def _short_item_ten_k(path: Path, size: float, bold: bool, pages_apart: bool) ->
 def test_a_short_item_keeps_heads_set_larger_than_the_body_on_pages_of_their_own(tmp_path: Path) -> None:
     """A short Item is read whole (its bold paragraph heads are noise in a table of contents), but heads
     set larger than the body text, each opening a page of the Item, are a printed level of the filing's
-    outline: they are the Item's sub-sections. Bold heads in the body's size, or larger heads crowded
-    on one page, stay out."""
+    outline: they are the Item's sub-sections. Bold heads in the body's size, larger heads crowded on
+    one page, or a single larger row (a statement page's period line) stay out."""
     item = "Item 1A. Risk Factors"
     roots, _ = build_nodes(read(_short_item_ten_k(tmp_path / "a.pdf", 12, False, True)), DETECT)
     assert [c.title for c in _node(roots, item).children] == ["Market Risks", "Operational Risks",
@@ -85,6 +89,8 @@ def test_a_short_item_keeps_heads_set_larger_than_the_body_on_pages_of_their_own
     roots, _ = build_nodes(read(_short_item_ten_k(tmp_path / "b.pdf", 10, True, True)), DETECT)
     assert _node(roots, item).children == []
     roots, _ = build_nodes(read(_short_item_ten_k(tmp_path / "c.pdf", 12, False, False)), DETECT)
+    assert _node(roots, item).children == []
+    roots, _ = build_nodes(read(_short_item_ten_k(tmp_path / "d.pdf", 12, False, True, RISKS[:1])), DETECT)
     assert _node(roots, item).children == []
 
 
