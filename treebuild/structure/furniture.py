@@ -107,9 +107,12 @@ class PageFurniture:
     def covers(self, index: int, text: str) -> bool:
         """True when every line of ``text`` (from the top of page ``index``) is furniture; more lines
         than a page's top holds are never all furniture."""
-        lines = [ln for ln in text.splitlines() if ln.strip()]
-        if len(lines) > H.furniture_top_lines:
-            return False
+        lines: list[str] = []
+        for ln in text.splitlines():  # the text ahead of a heading may be most of a page: stop early
+            if ln.strip():
+                lines.append(ln)
+                if len(lines) > H.furniture_top_lines:
+                    return False
         near = [j for j in (index - 2, index - 1, index + 1, index + 2) if 0 <= j < len(self._units)]
         for line in lines:
             norm = _norm(line)

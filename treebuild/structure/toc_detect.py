@@ -632,12 +632,15 @@ def toc_like_pages(doc: SourceDoc, pages: range, skip: set[tuple[int, int]] | No
         if len(lines) < least:
             continue
         leaders = sum(1 for ln in lines if _has_leader_tail(ln.text))
-        numbers = sum(1 for ln in lines if is_page_number(ln.text))
-        items = sum(1 for ln in lines if _ITEM_LINE.match(ln.text))
-        titled = any(listing_title(ln.text) for ln in lines[:H.contents_title_lines])
         if leaders >= least and leaders >= H.listing_leader_share * len(lines):
             out.add(u)
-        elif titled and (numbers + leaders >= least or items >= least):
+            continue
+        items = sum(1 for ln in lines if _ITEM_LINE.match(ln.text))
+        titled = any(listing_title(ln.text) for ln in lines[:H.contents_title_lines])
+        if not titled and items < H.item_listing:
+            continue  # the folios are counted only where they can decide
+        numbers = sum(1 for ln in lines if is_page_number(ln.text))
+        if titled and (numbers + leaders >= least or items >= least):
             out.add(u)
         elif items >= H.item_listing and numbers >= least:
             out.add(u)
