@@ -5,11 +5,14 @@ subdivision off), timed with ``time.process_time`` as well: on a shared machine 
 time is the steadier figure. Reading is excluded.
 
     .venv/bin/python bench/structure_speed.py /work/shared/corpus/pdf /work/shared/corpus/filings
+
+``--per-doc N`` also lists the N slowest documents per page of each folder (CPU pages/s, pages,
+CPU seconds), to find what makes some documents slower than others.
 """
 
 from __future__ import annotations
 
-import sys
+import argparse
 import time
 from pathlib import Path
 
@@ -18,21 +21,31 @@ from treebuild.settings import BuildSettings
 from treebuild.structure import build_nodes
 
 
-def main(folders: list[str]) -> None:
+def main(folders: list[str], per_doc: int = 0) -> None:
     settings = BuildSettings(ignore_outline=True, subdivide=False, prompt_version="eval")
     for folder in folders:
         pages, cpu, wall = 0, 0.0, 0.0
+        docs: list[tuple[float, int, float, str]] = []
         for path in sorted(Path(folder).glob("*.pdf")):
             doc = read(path)
             c0, w0 = time.process_time(), time.perf_counter()
             build_nodes(doc, settings)
-            cpu += time.process_time() - c0
+            c1 = time.process_time() - c0
+            cpu += c1
             wall += time.perf_counter() - w0
             pages += len(doc.units)
+            docs.append((len(doc.units) / max(c1, 1e-9), len(doc.units), c1, path.name))
         if pages:
             print(f"{folder}: {pages} pages; structure stage {pages / cpu:.0f} pages/s CPU, "
                   f"{pages / wall:.0f} pages/s wall clock")
+        for rate, n, c1, name in sorted(docs)[:per_doc]:
+            print(f"    {rate:7.0f} pages/s  {n:5d} pages  {c1:6.2f} s  {name}")
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("folders", nargs="+")
+    parser.add_argument("--per-doc", type=int, default=0, metavar="N",
+                        help="list the N slowest documents per page of each folder")
+    args = parser.parse_args()
+    main(args.folders, args.per_doc)

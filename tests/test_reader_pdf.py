@@ -275,3 +275,58 @@ def test_layout_from_the_kept_text_page_equals_a_fresh_pass(tmp_path: Path, monk
         assert [u.text for u in doc.units] == expected
     assert layout(kept) == layout(fresh) == layout(partly) == layout(released)
     assert any(line.bold and line.text == "Chapter heading" for line in kept.lines(0))
+
+
+def _word_by_word(path: Path) -> Path:
+    """A page set as TeX sets it: every word placed on its own, no space characters between them
+    (MuPDF inserts and flags the spaces, so each word and each space is a span of its own)."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    rows = [
+        (100, [("Section", "hebo", 14), ("Overview", "hebo", 14), ("Notes", "hebo", 14)]),
+        (140, [("Run", "hebo", 10), ("ordinary", "helv", 10), ("body", "helv", 10), ("words", "helv", 10)]),
+        (180, [("a", "helv", 10), ("Tremendous", "helv", 12), ("b", "helv", 10)]),
+        (220, [("Alpha", "helv", 12), ("Gamma", "helv", 10)]),
+        (260, [("Bold", "hebo", 10), (" ", "helv", 10), ("Title", "hebo", 10)]),
+    ]
+    for y, words in rows:
+        x = 72.0
+        for word, font, size in words:
+            page.insert_text((x, y), word, fontname=font, fontsize=size)
+            x += pymupdf.get_text_length(word, fontname=font, fontsize=size) + (size * 0.4 if word.strip() else 0)
+    doc.save(path)
+    return path
+
+
+def test_lines_set_word_by_word_read_whole(tmp_path: Path) -> None:
+    """A line of many spans (a LaTeX page's usual line) reads as one line: its words with single
+    spaces, bold only when every word is (a blank span in a regular face does not count), and the
+    size and font of its first longest word; the layout pass leaves Python's garbage collector as
+    it found it."""
+    import gc
+
+    path = _word_by_word(tmp_path / "tex.pdf")
+    with pymupdf.open(path) as raw:
+        spans = [len(ln["spans"]) for b in raw[0].get_text("dict")["blocks"] for ln in b.get("lines", ())]
+    assert max(spans) >= 5  # the premise: words and inserted spaces are separate spans
+    doc = read(path)
+    assert gc.isenabled()
+    lines = doc.lines(0)
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        read(path).lines(0)
+        assert not gc.isenabled()  # left off by whoever turned it off
+    finally:
+        gc.enable()
+    assert [ln.text for ln in lines][:4] == ["Section Overview Notes", "Run ordinary body words", "a Tremendous b",
+                                             "Alpha Gamma"]
+    assert " ".join(lines[4].text.split()) == "Bold Title"
+    head, mixed, sized, tie, spaced = lines
+    assert head.bold and head.size == pytest.approx(14) and "Bold" in head.font
+    assert not mixed.bold and "Bold" not in mixed.font
+    assert not sized.bold and sized.size == pytest.approx(12)
+    assert tie.size == pytest.approx(12)  # the first of two equally long words
+    assert spaced.bold
+    text = doc.units[0].text
+    assert all(text[ln.char:].startswith(ln.text) for ln in lines)

@@ -9,12 +9,14 @@ is interpreted once.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
+import gc
 import math
 import re
 import statistics
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -75,7 +77,8 @@ class PdfReader:
         def lines(index: int) -> list[Line]:
             if index not in layouts:
                 page, tp = kept.pop(index, None) or (doc.load_page(index), None)
-                layouts[index] = _page_layout(page, units[index].text, tp)
+                with _collector_paused():
+                    layouts[index] = _page_layout(page, units[index].text, tp)
             return layouts[index][0]
 
         def blocks(index: int) -> list[tuple[float, float, int]]:
@@ -99,6 +102,23 @@ class PdfReader:
             metadata=meta, outline=outline, page_count=len(units), warnings=_text_layer_warnings(path, units),
             _lines=lines, _release=kept.clear,
         )
+
+
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector paused for one page's layout pass. ``get_text("dict")``
+    makes thousands of small dicts and tuples a page (a LaTeX page has a span per word and one per
+    space), none of them in a reference cycle and all freed by reference counting when the pass
+    ends; collections triggered by them would only walk them again (5-15% of the pass). Left
+    alone when something else has already turned the collector off."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
 
 
 def _text_layer_warnings(path: Path, units: list[Unit]) -> list[str]:
@@ -241,17 +261,12 @@ def _page_layout(page: pymupdf.Page, text: str,
                     continue
                 bold = bool(main["flags"] & _BOLD_FLAG) or _bold_font(main["font"])
             else:
-                line_text = "".join(s["text"] for s in spans)
-                main, longest, bold = None, 0, True  # the first longest non-blank span; all of them bold?
-                for s in spans:
-                    n = len(s["text"].strip())
-                    if n:
-                        if n > longest:
-                            main, longest = s, n
-                        bold = bold and bool(s["flags"] & _BOLD_FLAG or _bold_font(s["font"]))
-                if main is None:
-                    continue
+                texts = [s["text"] for s in spans]
+                line_text = "".join(texts)
                 stripped = line_text.strip()
+                if not stripped:
+                    continue
+                main, bold = _main_span(spans, texts)
             found = text.find(line_text, cursor)
             if found < 0:
                 found = text.find(stripped, cursor)
@@ -261,8 +276,10 @@ def _page_layout(page: pymupdf.Page, text: str,
             if block_start is None:
                 block_start = char
             x0, y0, x1, y1 = line["bbox"]
-            out.append(Line(text=stripped, size=round(float(main["size"]), 2), bold=bool(bold),
-                            x0=x0, y0=y0, x1=x1, y1=y1, char=char, block=bno, font=main["font"]))
+            # positional, in the field order of ``Line`` (text, size, bold, x0, y0, x1, y1, char, block,
+            # font): a third cheaper than keywords, and a filing's table page has hundreds of lines
+            out.append(Line(stripped, round(float(main["size"]), 2), bool(bold), x0, y0, x1, y1, char, bno,
+                            main["font"]))
             if _maybe_spaced(out[-1]):
                 spaced.append(len(out) - 1)
         if block_start is None:  # a block of white space only: it starts where the text stands
@@ -273,6 +290,23 @@ def _page_layout(page: pymupdf.Page, text: str,
     if spaced:
         _repair_spacing(page, out, spaced)
     return out, blocks
+
+
+def _main_span(spans: list[dict[str, Any]], texts: list[str]) -> tuple[dict[str, Any], bool]:
+    """The first longest non-blank span of a line of several (its size and font are the line's), and
+    whether every non-blank span is bold. The line is not blank. LaTeX output has a span per word
+    and one per space between words (MuPDF's inserted spaces are flagged apart), so this loop runs
+    over most of a manual's spans: the spaces are passed over first."""
+    main, longest, bold = spans[0], 0, True
+    for s, t in zip(spans, texts, strict=True):
+        if t == " ":
+            continue
+        n = len(t.strip())
+        if n > longest:
+            main, longest = s, n
+        if n and bold:
+            bold = bool(s["flags"] & _BOLD_FLAG or _bold_font(s["font"]))
+    return main, bold
 
 
 FONT_CACHE = 1024

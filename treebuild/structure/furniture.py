@@ -14,6 +14,7 @@ the :class:`~treebuild.structure.layout.Layout`:
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections import Counter, defaultdict
@@ -107,9 +108,12 @@ class PageFurniture:
     def covers(self, index: int, text: str) -> bool:
         """True when every line of ``text`` (from the top of page ``index``) is furniture; more lines
         than a page's top holds are never all furniture."""
-        lines = [ln for ln in text.splitlines() if ln.strip()]
-        if len(lines) > H.furniture_top_lines:
-            return False
+        lines: list[str] = []
+        for ln in text.splitlines():  # the text ahead of a heading may be most of a page: stop early
+            if ln.strip():
+                lines.append(ln)
+                if len(lines) > H.furniture_top_lines:
+                    return False
         near = [j for j in (index - 2, index - 1, index + 1, index + 2) if 0 <= j < len(self._units)]
         for line in lines:
             norm = _norm(line)
@@ -170,14 +174,15 @@ def furniture(doc: SourceDoc, pages: range | None = None) -> tuple[set[tuple[int
     need_masked = max(least, int(n * H.furniture_masked_share))
     need_slot = max(least, int(n * H.furniture_slot_share))
     rest: list[tuple[int, int, tuple[str, int]]] = []
+    count = functools.cache(functools.partial(_count, seen))  # ``seen`` is complete: a running line's key recurs
     for u, j, exact, masked in banded:
         line = doc.lines(u)[j]
         numbered_top = line.y0 < (doc.units[u].height or H.page_height) * H.upper_half \
             and (parse_numbering(line.text) is not None or is_label(line.text))
-        if numbered_top and _count(seen, exact) < n * H.furniture_masked_share and not (
-                _count(seen, exact) >= H.running_section and parse_numbering(line.text) is not None):
+        if numbered_top and count(exact) < n * H.furniture_masked_share and not (
+                count(exact) >= H.running_section and parse_numbering(line.text) is not None):
             continue  # "CHAPTER" over every chapter title, "Exhibit 2.3.59-7" opening many pages
-        if _count(seen, exact) >= need_exact or (not numbered_top and _count(seen, masked) >= need_masked):
+        if count(exact) >= need_exact or (not numbered_top and count(masked) >= need_masked):
             out.add((u, j))
             slot_pages[exact[1]].add(u)
         else:
@@ -188,7 +193,7 @@ def furniture(doc: SourceDoc, pages: range | None = None) -> tuple[set[tuple[int
     for u, j, exact in rest:
         y = exact[1]
         if len(slot_pages[y] | slot_pages.get(y - 1, set()) | slot_pages.get(y + 1, set())) >= need_slot:
-            if _count(seen, exact) >= 2:
+            if count(exact) >= 2:
                 out.add((u, j))
             else:
                 suspects.add((u, j))

@@ -19,6 +19,10 @@ __all__ = ["normalize_title", "same_title", "squash_spaces", "title_similarity"]
 _NON_WORD = re.compile(r"[\W_]+")
 _COMBINING = re.compile(r"[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]+")
 _FOLD = str.maketrans({"ß": "ss", "æ": "ae", "œ": "oe", "ø": "o", "ł": "l", "đ": "d", "ı": "i"})
+_FOLDED = re.compile("[" + "".join(map(chr, _FOLD)) + "]")
+"""Any letter ``_FOLD`` maps: ``str.translate`` with a mapping looks up every character of the text
+(about 1 ms for a page of a manual, whose curly quotes and ligatures make it non-ASCII), so it runs only
+when one is there."""
 
 
 def normalize_title(s: str) -> str:
@@ -30,7 +34,10 @@ def normalize_title(s: str) -> str:
     """
     text = s.casefold()
     if not text.isascii():
-        text = _COMBINING.sub("", unicodedata.normalize("NFKD", text).translate(_FOLD))
+        text = unicodedata.normalize("NFKD", text)
+        if _FOLDED.search(text):
+            text = text.translate(_FOLD)
+        text = _COMBINING.sub("", text)
     return _NON_WORD.sub(" ", text).strip()
 
 

@@ -631,17 +631,26 @@ def toc_like_pages(doc: SourceDoc, pages: range, skip: set[tuple[int, int]] | No
         least = H.listing_rows
         if len(lines) < least:
             continue
-        leaders = sum(1 for ln in lines if LEADER_TAIL.search(ln.text))
-        numbers = sum(1 for ln in lines if is_page_number(ln.text))
-        items = sum(1 for ln in lines if _ITEM_LINE.match(ln.text))
-        titled = any(listing_title(ln.text) for ln in lines[:H.contents_title_lines])
+        leaders = sum(1 for ln in lines if _has_leader_tail(ln.text))
         if leaders >= least and leaders >= H.listing_leader_share * len(lines):
             out.add(u)
-        elif titled and (numbers + leaders >= least or items >= least):
+            continue
+        items = sum(1 for ln in lines if _ITEM_LINE.match(ln.text))
+        titled = any(listing_title(ln.text) for ln in lines[:H.contents_title_lines])
+        if not titled and items < H.item_listing:
+            continue  # the folios are counted only where they can decide
+        numbers = sum(1 for ln in lines if is_page_number(ln.text))
+        if titled and (numbers + leaders >= least or items >= least):
             out.add(u)
         elif items >= H.item_listing and numbers >= least:
             out.add(u)
     return out
+
+
+def _has_leader_tail(text: str) -> bool:
+    """``LEADER_TAIL.search``, skipped for the many lines without a dot or an ellipsis (every
+    alternative of the pattern needs one; the search is unanchored, so it tries every position)."""
+    return ("." in text or "\u2026" in text) and LEADER_TAIL.search(text) is not None
 
 
 def listing_title(text: str) -> bool:

@@ -134,6 +134,14 @@ def _title_after(lines: list[Line], j: int, rest: str) -> tuple[str, list[int]]:
     return "", used
 
 
+def _starts_row(prev: Line | None, line: Line) -> bool:
+    """``line`` opens a row of its own: a new block, a gap above, text beside on its baseline, or
+    an Item set right under its Part. (Asked only of lines opening with a Part's or Item's letter.)"""
+    return prev is None or prev.block != line.block or line.y0 - prev.y1 > 0.45 * line.size \
+        or (abs(line.y0 - prev.y0) < 0.5 * line.size and prev.x1 < line.x0) \
+        or form_label(prev.text, "part") is not None
+
+
 def sec_headings(doc: SourceDoc, pages: range | None = None, *, skip_pages: set[int] | None = None,
                  skip_lines: set[tuple[int, int]] | None = None, body_size: float = 0.0) -> list[SecHeading]:
     """Part and Item headings of the body pages in document order, each kept once in form order."""
@@ -149,11 +157,8 @@ def sec_headings(doc: SourceDoc, pages: range | None = None, *, skip_pages: set[
         for j, line in enumerate(lines):
             if (u, j) in skip_lines:
                 continue
-            starts = prev is None or prev.block != line.block or line.y0 - prev.y1 > 0.45 * line.size \
-                or (abs(line.y0 - prev.y0) < 0.5 * line.size and prev.x1 < line.x0) \
-                or form_label(prev.text, "part") is not None  # an Item set right under its Part
-            prev = line
-            if not starts or line.text[:1] not in _INITIALS:
+            before, prev = prev, line
+            if line.text[:1] not in _INITIALS or not _starts_row(before, line):
                 continue
             text = " ".join(line.text.split())
             if len(text) > 160:
