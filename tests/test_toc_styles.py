@@ -693,3 +693,48 @@ def test_a_toc_that_starts_at_the_foot_of_the_cover_page(tmp_path: Path) -> None
     assert res.toc_pages == [0, 1]
     assert [e.title for e in res.parsed] == titles
     assert [m.title for m in res.marks] == titles
+
+
+
+@pytest.mark.parametrize("cells", [("CONTENTS", "Orchard manual 5.4"), ("Orchard manual v2.14 (2022/06/12)",)])
+def test_a_running_head_with_the_page_folio_over_the_toc_pages(tmp_path: Path, cells: tuple[str, ...]) -> None:
+    """A book's TOC pages carry a running head (``CONTENTS | the book's title | folio``, or the title and
+    version and the folio) after the first, a little lower than the narrow margin band: read as an entry, its folio made
+    the page numbers fall back, so the TOC seemed to end after its first page and a later page of it
+    was taken alone (its unnumbered entries then nested under the head)."""
+    rows = _subjects(60)
+    b = Builder(tmp_path / "book.pdf")
+    b.blank("Reference")
+    for k, part in enumerate((rows[:20], rows[20:40], rows[40:])):
+        unit = b.toc(part, title="Contents" if k == 0 else None, top=120 if k == 0 else 100)
+        if k:
+            page = b.doc[unit]
+            for x, cell in zip((72, 260), cells, strict=False):
+                b.text(page, x, 64, cell, size=10)
+            b.text(page, 540 - b.width(str(unit + 1)), 64, str(unit + 1), size=10)
+    titles = _subject_pages(b, rows)
+    res = toc_marks(_read(b.save()))
+    assert res is not None
+    assert res.toc_pages == [1, 2, 3]
+    assert [m.title for m in res.marks] == titles
+
+
+def test_a_toc_that_ends_where_the_list_of_tables_begins(tmp_path: Path) -> None:
+    """The TOC's last entries (``References``, ``Index``) sit at the top of a page whose upper half
+    then opens the ``List of Tables``: the page was not a continuation (a list starts on it), so the
+    last entries were lost; the rows above the list's title are the TOC's end, the list is not read."""
+    rows = _subjects(40)
+    b = Builder(tmp_path / "lists.pdf")
+    b.blank("Reference")
+    b.toc(rows[:34])
+    unit = b.toc(rows[34:], title=None)
+    page = b.doc[unit]
+    b.text(page, 72, 260, "List of Tables", size=16, bold=True)
+    y = 290.0
+    for k in range(1, 6):
+        y = b._toc_row(page, TocRow(0, f"{k} Yield of variety {k}", str(2 + 7 * k)), 72, 540, y, "dots", 18.0, None)
+    titles = _subject_pages(b, rows)
+    res = toc_marks(_read(b.save()))
+    assert res is not None
+    assert res.toc_pages == [1, 2]
+    assert [m.title for m in res.marks] == titles
