@@ -696,12 +696,14 @@ def test_a_toc_that_starts_at_the_foot_of_the_cover_page(tmp_path: Path) -> None
 
 
 
-@pytest.mark.parametrize("cells", [("CONTENTS", "Orchard manual 5.4"), ("Orchard manual v2.14 (2022/06/12)",)])
+@pytest.mark.parametrize("cells", [("CONTENTS", "Orchard manual 5.4"), ("Orchard manual v2.14 (2022/06/12)",),
+                                   ("{folio}", "Orchard manual 5.4", "CONTENTS")])
 def test_a_running_head_with_the_page_folio_over_the_toc_pages(tmp_path: Path, cells: tuple[str, ...]) -> None:
-    """A book's TOC pages carry a running head (``CONTENTS | the book's title | folio``, or the title and
-    version and the folio) after the first, a little lower than the narrow margin band: read as an entry, its folio made
-    the page numbers fall back, so the TOC seemed to end after its first page and a later page of it
-    was taken alone (its unnumbered entries then nested under the head)."""
+    """A book's TOC pages after the first carry a running head (``CONTENTS | the book's title | folio``, the
+    title and version and the folio, or on facing pages the folio first) a little lower than the narrow
+    margin band. Read as an entry, a folio at the end made the page numbers fall back, so the TOC seemed to
+    end after its first page and a later page of it was taken alone; a folio first made the head a
+    numbered entry placed on the chapter of that number, the entries after it nested under it."""
     rows = _subjects(60)
     b = Builder(tmp_path / "book.pdf")
     b.blank("Reference")
@@ -709,13 +711,16 @@ def test_a_running_head_with_the_page_folio_over_the_toc_pages(tmp_path: Path, c
         unit = b.toc(part, title="Contents" if k == 0 else None, top=120 if k == 0 else 100)
         if k:
             page = b.doc[unit]
-            for x, cell in zip((72, 260), cells, strict=False):
-                b.text(page, x, 64, cell, size=10)
-            b.text(page, 540 - b.width(str(unit + 1)), 64, str(unit + 1), size=10)
+            folio = str(unit + 1)
+            for x, cell in zip((72, 260, 470), cells, strict=False):
+                b.text(page, x, 64, cell.format(folio=folio), size=10)
+            if "{folio}" not in cells:
+                b.text(page, 540 - b.width(folio), 64, folio, size=10)
     titles = _subject_pages(b, rows)
     res = toc_marks(_read(b.save()))
     assert res is not None
     assert res.toc_pages == [1, 2, 3]
+    assert [e.title for e in res.parsed] == titles
     assert [m.title for m in res.marks] == titles
 
 
