@@ -724,6 +724,23 @@ def test_a_running_head_with_the_page_folio_over_the_toc_pages(tmp_path: Path, c
     assert [m.title for m in res.marks] == titles
 
 
+def test_a_first_entry_at_the_top_of_the_toc_page_is_not_its_running_head(tmp_path: Path) -> None:
+    """Under its contents title a TOC may list itself (``Contents 2``) or a first chapter on page 1, in
+    the top band and pointing no later than the TOC's own page: entries, not a running head's folio."""
+    rows = [TocRow(0, "Contents", "2")] + _subjects(30, first_page=3)
+    b = Builder(tmp_path / "top.pdf")
+    b.blank("Reference")
+    page = b.doc.new_page(width=WIDTH, height=792)
+    b.text(page, 72, 50, "Contents", size=16, bold=True)
+    y = 78.0
+    for r in rows:
+        y = b._toc_row(page, r, 72, 540, y, "dots", 18.0, None)
+    titles = _subject_pages(b, rows[1:])
+    res = toc_marks(_read(b.save()))
+    assert res is not None
+    assert [e.title for e in res.parsed] == ["Contents"] + titles
+
+
 def test_a_toc_that_ends_where_the_list_of_tables_begins(tmp_path: Path) -> None:
     """The TOC's last entries (``References``, ``Index``) sit at the top of a page whose upper half
     then opens the ``List of Tables``: the page was not a continuation (a list starts on it), so the
