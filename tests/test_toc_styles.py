@@ -693,3 +693,70 @@ def test_a_toc_that_starts_at_the_foot_of_the_cover_page(tmp_path: Path) -> None
     assert res.toc_pages == [0, 1]
     assert [e.title for e in res.parsed] == titles
     assert [m.title for m in res.marks] == titles
+
+
+
+@pytest.mark.parametrize("cells", [("CONTENTS", "Orchard manual 5.4"), ("Orchard manual v2.14 (2022/06/12)",),
+                                   ("{folio}", "Orchard manual 5.4", "CONTENTS")])
+def test_a_running_head_with_the_page_folio_over_the_toc_pages(tmp_path: Path, cells: tuple[str, ...]) -> None:
+    """A book's TOC pages after the first carry a running head (``CONTENTS | the book's title | folio``, the
+    title and version and the folio, or on facing pages the folio first) a little lower than the narrow
+    margin band. Read as an entry, a folio at the end made the page numbers fall back, so the TOC seemed to
+    end after its first page and a later page of it was taken alone; a folio first made the head a
+    numbered entry placed on the chapter of that number, the entries after it nested under it."""
+    rows = _subjects(60)
+    b = Builder(tmp_path / "book.pdf")
+    b.blank("Reference")
+    for k, part in enumerate((rows[:20], rows[20:40], rows[40:])):
+        unit = b.toc(part, title="Contents" if k == 0 else None, top=120 if k == 0 else 100)
+        if k:
+            page = b.doc[unit]
+            folio = str(unit + 1)
+            for x, cell in zip((72, 260, 470), cells, strict=False):
+                b.text(page, x, 64, cell.format(folio=folio), size=10)
+            if "{folio}" not in cells:
+                b.text(page, 540 - b.width(folio), 64, folio, size=10)
+    titles = _subject_pages(b, rows)
+    res = toc_marks(_read(b.save()))
+    assert res is not None
+    assert res.toc_pages == [1, 2, 3]
+    assert [e.title for e in res.parsed] == titles
+    assert [m.title for m in res.marks] == titles
+
+
+def test_a_first_entry_at_the_top_of_the_toc_page_is_not_its_running_head(tmp_path: Path) -> None:
+    """Under its contents title a TOC may list itself (``Contents 2``) or a first chapter on page 1, in
+    the top band and pointing no later than the TOC's own page: entries, not a running head's folio."""
+    rows = [TocRow(0, "Contents", "2")] + _subjects(30, first_page=3)
+    b = Builder(tmp_path / "top.pdf")
+    b.blank("Reference")
+    page = b.doc.new_page(width=WIDTH, height=792)
+    b.text(page, 72, 50, "Contents", size=16, bold=True)
+    y = 78.0
+    for r in rows:
+        y = b._toc_row(page, r, 72, 540, y, "dots", 18.0, None)
+    titles = _subject_pages(b, rows[1:])
+    res = toc_marks(_read(b.save()))
+    assert res is not None
+    assert [e.title for e in res.parsed] == ["Contents"] + titles
+
+
+def test_a_toc_that_ends_where_the_list_of_tables_begins(tmp_path: Path) -> None:
+    """The TOC's last entries (``References``, ``Index``) sit at the top of a page whose upper half
+    then opens the ``List of Tables``: the page was not a continuation (a list starts on it), so the
+    last entries were lost; the rows above the list's title are the TOC's end, the list is not read."""
+    rows = _subjects(40)
+    b = Builder(tmp_path / "lists.pdf")
+    b.blank("Reference")
+    b.toc(rows[:34])
+    unit = b.toc(rows[34:], title=None)
+    page = b.doc[unit]
+    b.text(page, 72, 260, "List of Tables", size=16, bold=True)
+    y = 290.0
+    for k in range(1, 6):
+        y = b._toc_row(page, TocRow(0, f"{k} Yield of variety {k}", str(2 + 7 * k)), 72, 540, y, "dots", 18.0, None)
+    titles = _subject_pages(b, rows)
+    res = toc_marks(_read(b.save()))
+    assert res is not None
+    assert res.toc_pages == [1, 2]
+    assert [m.title for m in res.marks] == titles

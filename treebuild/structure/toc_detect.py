@@ -437,16 +437,32 @@ class _PageScore:
     values: list[int]  # arabic page numbers of the entries, in order
     head_rows: int = 0  # rows from the top of the text down to the last entry (the body text under a TOC's end aside)
     titled_rows: int = 0  # rows under the contents title (a title block, epigraph or figure above it aside)
+    listed: int = 0  # entries under the list-of-figures/tables title
 
 
 def _score(doc: SourceDoc, unit: int) -> _PageScore:
-    rows = page_rows(doc, unit)
-    height = doc.units[unit].height or H.page_height
+    return _score_rows(unit, page_rows(doc, unit), doc.units[unit].height or H.page_height)
+
+
+def _above_list(s: _PageScore) -> _PageScore | None:
+    """The rows of a continuation page above the list of figures or tables that starts on it: the TOC's
+    last entries (``References 58 | Appendix 59 | Index 64``, then ``List of Tables``), when the list has
+    entries of its own (a ``Figures`` line in the body text under a TOC's end is no list)."""
+    if s.list_row is None or s.keyword_row is not None or s.list_row == 0 or s.listed < H.min_aligned_rows:
+        return None
+    return _score_rows(s.unit, s.rows[:s.list_row], s.height)
+
+
+def _score_rows(unit: int, rows: list[Row], height: float) -> _PageScore:
     edge = right_edge(rows)
     keyword_row = list_row = None
     body = [r for r in rows if not margin_row(r, height)]
     parsed = [(r, row_entry(r, edge)) for r in body]
     entries = [(r, e) for r, e in parsed if entry_like(e, r)]
+    if _running_head(unit, rows, entries, height):  # left out of the rows the TOC is parsed from, too
+        rows = [r for r in rows if r is not entries[0][0]]
+        body.remove(entries[0][0])
+        entries = entries[1:]
     first_entry = rows.index(entries[0][0]) if entries else len(rows)
     for i, r in enumerate(rows):
         kind = toc_keyword(r.text) or (toc_keyword(r.cells[0].text) if len(r.cells) > 1 else None)
@@ -466,8 +482,23 @@ def _score(doc: SourceDoc, unit: int) -> _PageScore:
     head_rows = body.index(entries[-1][0]) + 1 if entries else 0
     above = {id(r) for r in rows[:keyword_row + 1]} if keyword_row is not None else set()
     titled_rows = sum(1 for r in body if id(r) not in above)
+    listed = sum(1 for r, _ in entries if rows.index(r) > list_row) if list_row is not None else 0
     return _PageScore(unit, rows, len(entries), len(body), keyword_row, list_row, monotonic, aligned, numbered,
-                      values[-1] if values else None, height, values, head_rows, titled_rows)
+                      values[-1] if values else None, height, values, head_rows, titled_rows, listed)
+
+
+def _running_head(unit: int, rows: list[Row], entries: list[tuple[Row, RowEntry]], height: float) -> bool:
+    """``xcolor v2.14 | 2`` or ``CONTENTS | gnuplot 5.4 | 3`` over a TOC page: a first row in the top band whose
+    number is no later than the page it is printed on (its folio), above entries that all point further on,
+    on a page with no contents title of its own (under one, ``Contents 2`` or ``1 Introduction 1`` is an entry).
+    Read as an entry, its folio made the page numbers fall back and the TOC seem to end."""
+    if len(entries) < 2 or entries[0][0].y1 > height * H.furniture_band:
+        return False
+    if any(toc_keyword(r.text) == "toc" for r in rows if r is not entries[0][0]):
+        return False
+    pages = [int(e.page) if e.page and e.page.isdigit() else None for _, e in entries]
+    first, rest = pages[0], [p for p in pages[1:] if p is not None]
+    return first is not None and first <= unit + 1 and bool(rest) and first < min(rest)
 
 
 def right_edge(rows: list[Row]) -> float | None:
@@ -582,6 +613,10 @@ def find_toc_pages(doc: SourceDoc) -> TocPages | None:
             pages = [u]
             while pages[-1] + 1 < n and _continues(score(pages[-1]), score(pages[-1] + 1)):
                 pages.append(pages[-1] + 1)
+            head = _above_list(score(pages[-1] + 1)) if pages[-1] + 1 < n else None
+            if head is not None and _continues(score(pages[-1]), head):
+                scores[head.unit] = head  # the TOC ends where the list begins
+                pages.append(head.unit)
             groups.append(pages)
             u = pages[-1] + 1
             if sum(scores[p].entries for p in pages) >= H.toc_enough_entries:

@@ -152,12 +152,27 @@ def _trim(entries: list[TocEntry], paged: bool) -> list[TocEntry]:
 
 
 def _running_rows(pages: TocPages) -> set[str]:
-    """Texts of page-numberless rows printed on two or more TOC pages: running headers/footers."""
+    """Texts of page-numberless rows printed on two or more TOC pages: running headers/footers. A page's
+    first or last row counts with its digits masked (``12 | gnuplot 5.4 | CONTENTS``, the folio first)."""
     seen: Counter[str] = Counter()
+    edges: Counter[str] = Counter()
+    edge_texts: dict[str, set[str]] = {}
     for rows in pages.rows.values():
         texts = {normalize_title(r.text) for r in rows if row_entry(r).page is None}
         seen.update(t for t in texts if t)
-    return {t for t, c in seen.items() if c >= 2}
+        masked: set[str] = set()
+        for r in {id(r): r for r in rows[:1] + rows[-1:]}.values():
+            if (t := normalize_title(r.text)) and _WORD.search(t) and row_entry(r).page is None:
+                key = _DIGITS.sub("#", t)
+                masked.add(key)
+                edge_texts.setdefault(key, set()).add(t)
+        edges.update(masked)
+    running = {t for t, c in seen.items() if c >= 2}
+    return running.union(*(edge_texts[k] for k, c in edges.items() if c >= 2))
+
+
+_DIGITS = re.compile(r"\d+")
+_WORD = re.compile(r"[^\W\d_]{2}")
 
 
 _FOOTNOTE = re.compile(r"^[\u2217*\u2020\u2021\u00a7\u00b6]\s*[^\W\d_]")
