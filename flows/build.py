@@ -18,11 +18,11 @@ from flows.sources import fetch, is_url
 from treebuild.errors import TreebuildError
 from treebuild.ingestion import ingest
 from treebuild.llm import set_request_gate
-from treebuild.settings import BuildSettings, ModelConfig
+from treebuild.settings import BuildSettings, ModelConfig, resolve_settings
 from treebuild.store import Store, doc_id_for
 from treebuild.store.lake import catalog_identity
 
-__all__ = ["build_document", "is_transient", "install_model_gate", "open_store", "ModelLimit"]
+__all__ = ["build_document", "build_settings", "is_transient", "install_model_gate", "open_store", "ModelLimit"]
 
 ModelLimit = tuple[str, str]
 """(name, kind) of a Prefect global concurrency limit; kind is ``concurrency`` or ``rate``."""
@@ -66,6 +66,14 @@ def install_model_gate(limit: ModelLimit | None) -> None:
                 yield
 
     set_request_gate(gate)
+
+
+def build_settings(model: str | None, **options: Any) -> BuildSettings:
+    """The build settings of a run through the library's one settings path: a model given here, else
+    ``TREEBUILD_MODEL`` and the other ``TREEBUILD_*`` variables, as ``treebuild ingest`` resolves them."""
+    chosen: dict[str, Any] = {"model": model} if model else {}
+    given = BuildSettings(**options, **chosen)
+    return resolve_settings(given, None)[0]
 
 
 def build_document(location: str, store: str, settings: dict[str, Any] | None, meta: dict[str, str] | None,
