@@ -156,7 +156,7 @@ def run_documents(locations: list[str], *, store: str, settings: BuildSettings, 
     pool = build_pool(workers) if executor == "process" else contextlib.nullcontext()
     with pool, task_runner(workers, executor, dask_address, in_flight=max_in_flight) as runner:
         pending: dict[PrefectFuture[Any], str] = {}
-        for location in build_order(locations, workers):
+        for location in build_order(locations):
             while len(pending) >= max_in_flight:
                 done = next(iter(as_completed(list(pending))))
                 finish(_outcome(done, pending.pop(done)))

@@ -1,6 +1,6 @@
 """One document read, built and committed: the work of an ``ingest-document`` task run.
 
-Runs in a worker process of :mod:`flows.pool` (or in the task run's own thread or Dask worker),
+Runs in a worker process of :mod:`flows.pool` (or in the task run's own thread, on a Dask worker),
 so it imports no Prefect at module level (:mod:`flows.preload` is what the pool's fork server
 loads once for all workers). Failures are raised without traceback or cause chain, so they
 cross process boundaries (a reader's frames hold native PyMuPDF objects that cannot be pickled).

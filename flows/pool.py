@@ -1,7 +1,7 @@
 """Worker processes that build documents for ``ingest-document`` task runs of this process.
 
-PyMuPDF is not thread-safe and building is CPU-bound, so with several workers the builds run in
-processes; Prefect's own bookkeeping of each task run (cache key, states, retries, result, logs)
+PyMuPDF is not thread-safe and building is CPU-bound, so builds run in processes (one
+worker too); Prefect's own bookkeeping of each task run (cache key, states, retries, result, logs)
 stays in a thread of the flow's process, where it costs a few milliseconds. Measured on this
 corpus (``bench/README.md``), running the whole task run in a process of Prefect's
 ``ProcessPoolTaskRunner`` instead costs about 0.3 CPU s per document (the run's settings and
@@ -219,7 +219,7 @@ def build_pool(workers: int) -> Iterator[BuildPool]:
     except BaseException:  # interrupted or crashed: do not wait for builds nobody will collect
         pool.close(wait=False)
         raise
-    else:
-        pool.close()
+    else:  # every build is collected: the workers exit in the background while the run reports
+        pool.close(wait=False)
     finally:
         _active.reset(token)

@@ -107,12 +107,10 @@ def split_duplicates(locations: list[str]) -> tuple[list[str], dict[str, str]]:
     return keep, dupes
 
 
-def build_order(locations: list[str], workers: int) -> list[str]:
-    """The order documents are handed to ``workers`` processes: with several, big files first, so no
-    worker starts the longest document when the others are done (URLs keep their order)."""
-    if workers <= 1:
-        return list(locations)
-
+def build_order(locations: list[str]) -> list[str]:
+    """Big files first (URLs keep their order): with several workers no worker starts the longest
+    document when the others are done, and with any number the documents the CLI builds while Prefect
+    starts (:meth:`flows.pool.BuildPool.prestart`) outlast that start instead of leaving the worker idle."""
     def size(location: str) -> int:
         try:
             return os.stat(location).st_size if not is_url(location) else 0

@@ -13,8 +13,8 @@
   exceed the provider's limit together.
 
 The build itself (:func:`flows.build.build_document`) runs in a worker process of the active
-:mod:`flows.pool` when the backfill has several workers, otherwise in the task run's own thread
-(or Dask worker).
+:mod:`flows.pool` (any number of workers, so the task run's bookkeeping runs on another core), or
+in the task run's own thread when no pool is active (a Dask worker, a direct call).
 """
 
 from __future__ import annotations

@@ -131,7 +131,7 @@ def _start_early(sources: list[str], store: str, workers: int, meta: dict[str, s
         locations = split_duplicates(manifest(sources))[0][:limit]
     except (TreebuildError, OSError, ValueError):
         return
-    for location in build_order(locations, workers)[:workers * FlowSettings().in_flight_per_worker]:
+    for location in build_order(locations)[:workers * FlowSettings().in_flight_per_worker]:
         pool.prestart(build_document, location, store, settings.model_dump(), meta, opts.api_base, None)
 
 
