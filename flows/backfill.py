@@ -18,7 +18,6 @@ No postponed annotations here: Prefect validates flow parameters against the sig
 """
 
 import contextlib
-import os
 import time
 from collections.abc import Callable, Iterator
 from pathlib import PurePosixPath
@@ -29,13 +28,14 @@ from prefect.futures import PrefectFuture, as_completed
 from prefect.states import Completed, Failed, State
 from prefect.task_runners import TaskRunner, ThreadPoolTaskRunner
 
+from flows.build import build_settings
 from flows.pool import build_pool
 from flows.report import Progress, Report
 from flows.settings import FlowSettings, default_workers
-from flows.sources import is_url, manifest, split_duplicates
-from flows.tasks import ModelLimit, describe, ingest_document
+from flows.sources import build_order, manifest, split_duplicates
+from flows.tasks import ModelLimit, describe, ingest_document, prestarted
 from treebuild.errors import TreebuildError
-from treebuild.settings import BuildSettings, resolve_settings
+from treebuild.settings import BuildSettings
 from treebuild.store import doc_id_for
 
 __all__ = ["backfill", "backfill_in_batches", "build_settings", "run_documents", "final_state", "listen",
@@ -72,8 +72,8 @@ def task_runner(workers: int, executor: Executor = "process", dask_address: str 
 
     With the process executor, task runs are threads of the flow's process (``in_flight`` of them,
     default ``workers``) and each hands its build to the active :mod:`flows.pool` of ``workers``
-    processes (PyMuPDF is not thread-safe); one worker builds in the task run's thread itself, since
-    no two builds overlap (no process to start, nothing to pickle).
+    processes (PyMuPDF is not thread-safe; one worker too, so the task runs' bookkeeping runs on
+    another core than the build).
     """
     if executor == "dask":
         try:
@@ -84,7 +84,7 @@ def task_runner(workers: int, executor: Executor = "process", dask_address: str 
         if dask_address:
             return DaskTaskRunner(address=dask_address)
         return DaskTaskRunner(cluster_kwargs={"n_workers": workers, "threads_per_worker": 1, "processes": True})
-    return ThreadPoolTaskRunner(max_workers=1 if workers == 1 else (in_flight or workers))
+    return ThreadPoolTaskRunner(max_workers=in_flight or workers)
 
 
 def _model_limit(model: str, name: str) -> ModelLimit | None:
@@ -148,18 +148,19 @@ def run_documents(locations: list[str], *, store: str, settings: BuildSettings, 
     for location, error in (duplicates or {}).items():
         finish(_failed(location, error))
     limit = _model_limit(settings.model, flow_settings.model_limit)
-    task = ingest_document.with_options(refresh_cache=True) if refresh_cache else ingest_document
+    refreshing = ingest_document.with_options(refresh_cache=True)
     params = {"store": store, "settings": settings.model_dump(), "meta": meta, "api_base": api_base,
               "model_limit": limit}
     max_in_flight = workers * flow_settings.in_flight_per_worker
     logger.info("%s: %d document(s) on %d %s worker(s)", title, len(locations), workers, executor)
-    pool = build_pool(workers) if executor == "process" and workers > 1 else contextlib.nullcontext()
+    pool = build_pool(workers) if executor == "process" else contextlib.nullcontext()
     with pool, task_runner(workers, executor, dask_address, in_flight=max_in_flight) as runner:
         pending: dict[PrefectFuture[Any], str] = {}
-        for location in _largest_first(locations) if workers > 1 else locations:
+        for location in build_order(locations):
             while len(pending) >= max_in_flight:
                 done = next(iter(as_completed(list(pending))))
                 finish(_outcome(done, pending.pop(done)))
+            task = refreshing if refresh_cache or prestarted(location) else ingest_document
             pending[runner.submit(task, {"location": location, **params})] = location
         for done in as_completed(list(pending)):
             finish(_outcome(done, pending.pop(done)))
@@ -171,31 +172,12 @@ def run_documents(locations: list[str], *, store: str, settings: BuildSettings, 
     return report
 
 
-def _largest_first(locations: list[str]) -> list[str]:
-    """Big files first, so no worker starts the longest document when the others are done (URLs keep order)."""
-    def size(location: str) -> int:
-        try:
-            return os.stat(location).st_size if not is_url(location) else 0
-        except OSError:
-            return 0
-
-    return sorted(locations, key=size, reverse=True)
-
-
 def final_state(report: Report) -> State[Any]:
     """Failed naming the failed documents when any failed, else Completed; the report is the data."""
     if report.failures:
         return Failed(message=report.failure_message(), data=report.as_dict())
     return Completed(message=f"{len(report.rows)} document(s): {report.count('created')} created, "
                              f"{report.count('unchanged')} unchanged", data=report.as_dict())
-
-
-def build_settings(model: str | None, **options: Any) -> BuildSettings:
-    """The build settings of a run through the library's one settings path: a model given here, else
-    ``TREEBUILD_MODEL`` and the other ``TREEBUILD_*`` variables, as ``treebuild ingest`` resolves them."""
-    chosen: dict[str, Any] = {"model": model} if model else {}
-    given = BuildSettings(**options, **chosen)
-    return resolve_settings(given, None)[0]
 
 
 @flow(name="treebuild-backfill", log_prints=False)

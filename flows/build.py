@@ -1,6 +1,6 @@
 """One document read, built and committed: the work of an ``ingest-document`` task run.
 
-Runs in a worker process of :mod:`flows.pool` (or in the task run's own thread or Dask worker),
+Runs in a worker process of :mod:`flows.pool` (or in the task run's own thread, on a Dask worker),
 so it imports no Prefect at module level (:mod:`flows.preload` is what the pool's fork server
 loads once for all workers). Failures are raised without traceback or cause chain, so they
 cross process boundaries (a reader's frames hold native PyMuPDF objects that cannot be pickled).
@@ -18,11 +18,11 @@ from flows.sources import fetch, is_url
 from treebuild.errors import TreebuildError
 from treebuild.ingestion import ingest
 from treebuild.llm import set_request_gate
-from treebuild.settings import BuildSettings, ModelConfig
+from treebuild.settings import BuildSettings, ModelConfig, resolve_settings
 from treebuild.store import Store, doc_id_for
 from treebuild.store.lake import catalog_identity
 
-__all__ = ["build_document", "is_transient", "install_model_gate", "open_store", "ModelLimit"]
+__all__ = ["build_document", "build_settings", "is_transient", "install_model_gate", "open_store", "ModelLimit"]
 
 ModelLimit = tuple[str, str]
 """(name, kind) of a Prefect global concurrency limit; kind is ``concurrency`` or ``rate``."""
@@ -66,6 +66,14 @@ def install_model_gate(limit: ModelLimit | None) -> None:
                 yield
 
     set_request_gate(gate)
+
+
+def build_settings(model: str | None, **options: Any) -> BuildSettings:
+    """The build settings of a run through the library's one settings path: a model given here, else
+    ``TREEBUILD_MODEL`` and the other ``TREEBUILD_*`` variables, as ``treebuild ingest`` resolves them."""
+    chosen: dict[str, Any] = {"model": model} if model else {}
+    given = BuildSettings(**options, **chosen)
+    return resolve_settings(given, None)[0]
 
 
 def build_document(location: str, store: str, settings: dict[str, Any] | None, meta: dict[str, str] | None,

@@ -1,7 +1,7 @@
 """Worker processes that build documents for ``ingest-document`` task runs of this process.
 
-PyMuPDF is not thread-safe and building is CPU-bound, so with several workers the builds run in
-processes; Prefect's own bookkeeping of each task run (cache key, states, retries, result, logs)
+PyMuPDF is not thread-safe and building is CPU-bound, so builds run in processes (one
+worker too); Prefect's own bookkeeping of each task run (cache key, states, retries, result, logs)
 stays in a thread of the flow's process, where it costs a few milliseconds. Measured on this
 corpus (``bench/README.md``), running the whole task run in a process of Prefect's
 ``ProcessPoolTaskRunner`` instead costs about 0.3 CPU s per document (the run's settings and
@@ -10,6 +10,12 @@ process (Prefect, treebuild and PyMuPDF imported in each).
 
 The workers are forked from a ``forkserver`` that imported treebuild and PyMuPDF once, so starting
 one costs milliseconds; the server is started once per process and kept for later pools.
+
+Every process-executor backfill builds in a pool, one worker included: the flow's bookkeeping then
+runs on another core than the build. The CLI starts its pool before importing Prefect
+(:func:`start_early`) and hands it the first documents (:meth:`BuildPool.prestart`), so they are
+built while Prefect is imported and the flow run created; the backfill takes that pool over, and
+the task runs of those documents collect the builds already under way instead of starting them.
 """
 
 from __future__ import annotations
@@ -19,13 +25,14 @@ import multiprocessing
 import os
 import threading
 from collections.abc import Callable, Iterator, Mapping
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, TypeVar
 
-__all__ = ["BuildPool", "WorkerDied", "active_pool", "build_pool", "start_fork_server", "PRELOAD"]
+__all__ = ["BuildPool", "WorkerDied", "active_pool", "build_pool", "start_early", "discard_early",
+           "start_fork_server", "PRELOAD"]
 
 T = TypeVar("T")
 
@@ -103,6 +110,7 @@ class BuildPool:
         self.workers = workers
         self._lock = threading.Lock()
         self._executor = self._start()
+        self._early: list[tuple[Callable[..., Any], tuple[Any, ...], Future[Any]]] = []
 
     def _start(self) -> ProcessPoolExecutor:
         executor = ProcessPoolExecutor(max_workers=self.workers, mp_context=start_fork_server())
@@ -110,13 +118,37 @@ class BuildPool:
             executor.submit(_ready)
         return executor
 
+    def prestart(self, fn: Callable[..., Any], *args: Any) -> None:
+        """Start ``fn(*args)`` now, before anyone asks for it (with this process's settings variables):
+        the first :meth:`call` of the same function with equal arguments collects this run instead of
+        starting another."""
+        with self._lock:
+            self._early.append((fn, args, self._executor.submit(_call_with_env, _forwarded_env(), fn, args)))
+
+    def prestarted(self) -> list[tuple[Callable[..., Any], tuple[Any, ...]]]:
+        """The (function, arguments) of prestarted runs no :meth:`call` has collected yet."""
+        with self._lock:
+            return [(fn, args) for fn, args, _ in self._early]
+
+    def _take_early(self, fn: Callable[..., Any], args: tuple[Any, ...]) -> Future[Any] | None:
+        for i, (f, a, future) in enumerate(self._early):
+            if f is fn and a == args:
+                del self._early[i]
+                return future
+        return None
+
     def call(self, fn: Callable[..., T], *args: Any, env: Mapping[str, str] | None = None) -> T:
         """``fn(*args)`` in a worker process (``fn`` and the arguments must be picklable), with this
-        process's settings variables and ``env`` in the worker's environment."""
+        process's settings variables and ``env`` in the worker's environment; the result of a
+        :meth:`prestart` of the same call if there is one."""
         with self._lock:
             executor = self._executor
+            future = self._take_early(fn, args)
         try:
-            return executor.submit(_call_with_env, {**_forwarded_env(), **(env or {})}, fn, args).result()
+            if future is None:
+                future = executor.submit(_call_with_env, {**_forwarded_env(), **(env or {})}, fn, args)
+            result: T = future.result()
+            return result
         except BrokenProcessPool as exc:
             with self._lock:
                 if self._executor is executor:
@@ -140,17 +172,54 @@ def active_pool() -> BuildPool | None:
     return _active.get()
 
 
+_early_pool: BuildPool | None = None
+_early_lock = threading.Lock()
+
+
+def start_early(workers: int) -> BuildPool:
+    """Start the pool the next :func:`build_pool` of ``workers`` in this process takes over (the CLI
+    calls it before importing Prefect, so workers start and may :meth:`~BuildPool.prestart` builds
+    meanwhile)."""
+    global _early_pool
+    discard_early()
+    with _early_lock:
+        _early_pool = BuildPool(workers)
+        return _early_pool
+
+
+def discard_early(wait: bool = True) -> None:
+    """Stop an early pool no backfill took over (the flow run could not start); ``wait``: for the
+    builds it started (they commit, as any build does)."""
+    global _early_pool
+    with _early_lock:
+        pool, _early_pool = _early_pool, None
+    if pool is not None:
+        pool.close(wait=wait)
+
+
+def _take_over(workers: int) -> BuildPool:
+    global _early_pool
+    with _early_lock:
+        pool, _early_pool = _early_pool, None
+    if pool is not None and pool.workers == workers:
+        return pool
+    if pool is not None:
+        pool.close()
+    return BuildPool(workers)
+
+
 @contextmanager
 def build_pool(workers: int) -> Iterator[BuildPool]:
-    """Start a pool, make it the active one for task runs submitted inside, and stop it at the end."""
-    pool = BuildPool(workers)
+    """Start a pool (or take over the one :func:`start_early` started), make it the active one for
+    task runs submitted inside, and stop it at the end."""
+    pool = _take_over(workers)
     token = _active.set(pool)
     try:
         yield pool
     except BaseException:  # interrupted or crashed: do not wait for builds nobody will collect
         pool.close(wait=False)
         raise
-    else:
-        pool.close()
+    else:  # every build is collected: the workers exit in the background while the run reports
+        pool.close(wait=False)
     finally:
         _active.reset(token)

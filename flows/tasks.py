@@ -13,8 +13,8 @@
   exceed the provider's limit together.
 
 The build itself (:func:`flows.build.build_document`) runs in a worker process of the active
-:mod:`flows.pool` when the backfill has several workers, otherwise in the task run's own thread
-(or Dask worker).
+:mod:`flows.pool` (any number of workers, so the task run's bookkeeping runs on another core), or
+in the task run's own thread when no pool is active (a Dask worker, a direct call).
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from treebuild.readers.common import file_digest
 from treebuild.settings import BuildSettings
 from treebuild.store import doc_id_for
 
-__all__ = ["ingest_document", "document_cache_key", "is_transient", "install_model_gate", "ModelLimit",
+__all__ = ["ingest_document", "document_cache_key", "prestarted", "is_transient", "install_model_gate", "ModelLimit",
            "TRANSIENT_RETRIES"]
 
 TRANSIENT_RETRIES = 2
@@ -114,6 +114,14 @@ def ingest_document(location: str, store: str, settings: dict[str, Any] | None =
     pool = active_pool()
     args = (location, store, settings, meta, api_base, model_limit)
     return pool.call(build_document, *args, env=_prefect_env()) if pool is not None else build_document(*args)
+
+
+def prestarted(location: str) -> bool:
+    """True when the active pool already builds ``location`` (:meth:`~flows.pool.BuildPool.prestart`): its
+    task run must not take a cached result of an earlier store at the same path for the version this
+    build commits, so it runs with ``refresh_cache`` and collects the build."""
+    pool = active_pool()
+    return pool is not None and any(fn is build_document and args[0] == location for fn, args in pool.prestarted())
 
 
 _env_cache: tuple[Any, dict[str, str]] | None = None

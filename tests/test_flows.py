@@ -424,3 +424,40 @@ def test_flow_settings_follow_the_environment_and_flags_like_ingest(monkeypatch:
         monkeypatch.delenv(name)
     assert _prepare(["k=v"], BuildOptions(max_calls=3, timeout=2.5, password="pw"), None) == {"k": "v"}
     assert [os.environ.get(n) for n in names] == ["3", "2.5", "pw", None]
+
+
+def test_a_prestarted_call_is_collected_once_not_run_again(tmp_path: Path) -> None:
+    """The CLI hands the pool its first documents before Prefect is imported: the first call with the same
+    function and arguments collects that run (os.mkdir would fail if it ran twice); later calls run anew."""
+    from flows.pool import BuildPool
+
+    pool = BuildPool(1)
+    target = str(tmp_path / "made-once")
+    try:
+        pool.prestart(os.mkdir, target)
+        assert pool.prestarted() == [(os.mkdir, (target,))]
+        assert pool.call(os.mkdir, target) is None
+        assert pool.prestarted() == [] and os.path.isdir(target)
+        with pytest.raises(FileExistsError):
+            pool.call(os.mkdir, target)
+    finally:
+        pool.close()
+
+
+def test_cli_backfill_into_a_recreated_store_reports_every_document_created(prefect_api: str,
+                                                                            tmp_path: Path) -> None:
+    """The documents built while Prefect starts are collected by their own task runs: after the store is
+    deleted, a backfill at the same path builds and reports them as created (Prefect's cache of the
+    first run must not turn them into ``unchanged``), one version each."""
+    names = _corpus(tmp_path / "docs", good=3, broken=False)
+    store = tmp_path / "store"
+    cmd = [sys.executable, "-m", "treebuild", "backfill", str(tmp_path / "docs"), "--store", str(store),
+           "--workers", "1"]
+    for _ in range(2):
+        shutil.rmtree(store, ignore_errors=True)
+        done = subprocess.run(cmd, env=_env(prefect_api), capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr
+        assert all(f"created   {n}." in done.stdout for n in names), done.stdout
+        assert f"{len(names)} created, 0 unchanged" in done.stderr
+    st = Store(store)
+    assert all([v.version for v in st.versions(n)] == [1] for n in names)

@@ -98,16 +98,49 @@ def backfill(
     tags = _prepare(meta, opts, catalog)
     _prefect_environment()
     from flows.settings import default_workers
+    from treebuild.store import default_store_path
 
-    if not (dask or dask_address) and (workers or default_workers()) > 1:
-        from flows.pool import start_fork_server
+    store_path = str(store or default_store_path())
+    if not (dask or dask_address):  # builds start while Prefect is imported and the flow run is created
+        _start_early(sources, store_path, workers or default_workers(), tags or None, limit, opts)
+    try:
+        _run_backfill(sources, store_path, workers, tags, limit, dask, dask_address, refresh_cache, opts)
+    finally:
+        from flows.pool import discard_early
 
-        start_fork_server()  # preloads the readers in parallel with importing Prefect and creating the run
+        discard_early()  # only when the flow run never started (it takes the pool over)
+
+
+def _start_early(sources: list[str], store: str, workers: int, meta: dict[str, str] | None, limit: int | None,
+                 opts: BuildOptions) -> None:
+    """Start the build pool now, and with the offline default (no model requests, so no Prefect limit to
+    wait on) the first documents' builds: the task runs of those documents collect them. Only local
+    sources are listed here; anything unexpected leaves the flow to report it."""
+    from flows.build import build_document, build_settings
+    from flows.pool import start_early
+    from flows.settings import FlowSettings
+    from flows.sources import build_order, is_url, manifest, split_duplicates
+    from treebuild.settings import OFFLINE_MODEL
+
+    pool = start_early(workers)  # its fork server preloads the readers while Prefect is imported
+    try:
+        settings = build_settings(opts.model, ignore_outline=opts.ignore_outline, subdivide=not opts.no_subdivide,
+                                  structure_fallback=opts.model_structure)
+        if settings.model != OFFLINE_MODEL or any(is_url(s) for s in sources):
+            return
+        locations = split_duplicates(manifest(sources))[0][:limit]
+    except (TreebuildError, OSError, ValueError):
+        return
+    for location in build_order(locations)[:workers * FlowSettings().in_flight_per_worker]:
+        pool.prestart(build_document, location, store, settings.model_dump(), meta, opts.api_base, None)
+
+
+def _run_backfill(sources: list[str], store: str, workers: int | None, tags: dict[str, str], limit: int | None,
+                  dask: bool, dask_address: str | None, refresh_cache: bool, opts: BuildOptions) -> None:
     from prefect.states import State
 
     from flows.backfill import backfill as backfill_flow
     from flows.backfill import listen
-    from treebuild.store import default_store_path
 
     _without_document_lines()
     # Prefect's import leaves a large heap that every full collection would scan again: frozen, the
@@ -136,7 +169,7 @@ def backfill(
 
         with listen(on_event):
             state: State[Any] = backfill_flow(
-                sources, store=str(store or default_store_path()), workers=workers, meta=tags or None, limit=limit,
+                sources, store=store, workers=workers, meta=tags or None, limit=limit,
                 model=opts.model, api_base=opts.api_base, ignore_outline=opts.ignore_outline,
                 subdivide=not opts.no_subdivide, structure_fallback=opts.model_structure,
                 executor="dask" if dask or dask_address else "process", dask_address=dask_address,

@@ -14,7 +14,6 @@ from pathlib import Path
 
 from .errors import TreebuildError
 from .model import Method
-from .pipeline import build_doc
 from .readers import SUPPORTED_SUFFIXES, preflight, read
 from .readers.common import file_digest
 from .settings import BuildSettings, Limits, ModelConfig, resolve_settings
@@ -125,6 +124,8 @@ def ingest(path: str | Path, store: Store | str | Path | None = None, *, doc_id:
         doc = read(p, limits=limits, password=password)
         read_seconds = time.perf_counter() - t0
         cache = StoreSummaryCache(st, did, stored=bool(versions))
+        from .pipeline import build_doc  # imported on first build: a backfill's flow process never builds
+
         tree = build_doc(doc, settings, model_config=model_config, cache=cache, read_seconds=read_seconds)
         tree.meta = dict(meta or {})
         result = st.commit(tree, doc_id=did, settings_hash=shash, force=force)
