@@ -246,3 +246,14 @@ def test_heading_scan_never_raises(pages: list[list[tuple[str, float, bool, floa
         assert 0 <= h.unit < len(doc.units) and h.level >= 0
     marks = headings.to_marks(scan.headings)
     assert all(m.level >= 1 for m in marks)
+
+
+@given(line=ANY_TEXT)
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+def test_normalize_title_fast_path_matches_the_pattern(line: str) -> None:
+    """ASCII titles take a byte-table path: it must give what the word pattern gives (runs of
+    anything but letters and digits, underscores too, become one space; ends stripped)."""
+    for s in (line, line.encode("ascii", "replace").decode("ascii"), f"_{line}__x\t\x1f9 ", "a_b\x0bC-1.2"):
+        folded = s.casefold()
+        if folded.isascii():
+            assert text.normalize_title(s) == text._NON_WORD.sub(" ", folded).strip()

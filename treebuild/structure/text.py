@@ -23,6 +23,9 @@ _FOLDED = re.compile("[" + "".join(map(chr, _FOLD)) + "]")
 """Any letter ``_FOLD`` maps: ``str.translate`` with a mapping looks up every character of the text
 (about 1 ms for a page of a manual, whose curly quotes and ligatures make it non-ASCII), so it runs only
 when one is there."""
+_ASCII_SEPARATORS = bytes(c if chr(c).isalnum() else 0x20 for c in range(128)).ljust(256, b" ")
+"""``bytes.translate`` table: every ASCII byte that is not a letter or digit (what ``_NON_WORD`` matches
+in ASCII text) becomes a space."""
 
 
 def normalize_title(s: str) -> str:
@@ -38,6 +41,8 @@ def normalize_title(s: str) -> str:
         if _FOLDED.search(text):
             text = text.translate(_FOLD)
         text = _COMBINING.sub("", text)
+    if text.isascii():  # most lines (accents and ligatures gone): a byte table and a split, half the pattern's cost
+        return " ".join(text.encode("ascii").translate(_ASCII_SEPARATORS).decode("ascii").split())
     return _NON_WORD.sub(" ", text).strip()
 
 
