@@ -245,9 +245,8 @@ def filing_with_tail(path: Path, *, index: bool = True, statements_in_item8: boo
     return w.save(path), pages
 
 
-def ten_k_with_item_one(path: Path, heads: list[str], section: Callable[[Writer, int, str], None]) -> Path:
-    """A 10-K (cover page, ``PART I``) whose ``Item 1. Business`` holds ``heads``, each written with its
-    text by ``section(writer, index, head)``, then Items 1A and 2."""
+def ten_k_opening() -> Writer:
+    """A writer holding a 10-K's cover page, then ``PART I`` and ``Item 1. Business`` in 10-point bold."""
     w = Writer(header="Example Corp 2022 Form 10-K")
     w.centred("UNITED STATES SECURITIES AND EXCHANGE COMMISSION", 17)
     w.heading("FORM 10-K", size=17, space=40)
@@ -255,6 +254,21 @@ def ten_k_with_item_one(path: Path, heads: list[str], section: Callable[[Writer,
     w.new_page()
     w.heading("PART I", size=10, bold=True, space=14)
     w.heading("Item 1. Business", size=10, bold=True, space=14)
+    return w
+
+
+def tight_title(w: Writer, title: str, size: float) -> None:
+    """``title`` right under the paragraph above, as close as the paragraph's own lines."""
+    assert w.page is not None
+    w.y -= 6  # the paragraph's gap taken back: the title's box touches the last line's
+    w.page.insert_text((72, w.y + size), title, fontsize=size, fontname="helv")
+    w.y += size + 8
+
+
+def ten_k_with_item_one(path: Path, heads: list[str], section: Callable[[Writer, int, str], None]) -> Path:
+    """A 10-K (cover page, ``PART I``) whose ``Item 1. Business`` holds ``heads``, each written with its
+    text by ``section(writer, index, head)``, then Items 1A and 2."""
+    w = ten_k_opening()
     for n, head in enumerate(heads):
         section(w, n, head)
     w.heading("Item 1A. Risk Factors", size=10, bold=True, space=14)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from structgen import LOREM, Writer, ten_k_with_item_one
+from structgen import LOREM, Writer, ten_k_with_item_one, tight_title
 
 from treebuild.model import Node
 from treebuild.readers import read
@@ -37,14 +37,6 @@ def _contents(w: Writer, rows: list[tuple[str, int, int]]) -> None:
         page.insert_text((72 + 14 * (level - 1), y), title, fontsize=9, fontname="hebo" if level == 1 else "helv")
         page.insert_text((520, y), str(number), fontsize=9, fontname="helv")
         y += 14
-
-
-def _tight(w: Writer, title: str, size: float) -> None:
-    """``title`` right under the paragraph above, as close as the paragraph's own lines."""
-    assert w.page is not None
-    w.y -= 6  # the paragraph's gap taken back: the title's box touches the last line's
-    w.page.insert_text((72, w.y + size), title, fontsize=size, fontname="helv")
-    w.y += size + 8
 
 
 def _mdna_ten_k(path: Path, own_look: str = "") -> Path:
@@ -114,7 +106,7 @@ def test_a_title_set_tight_under_text_over_a_block_of_its_own_starts_a_section(t
 
     def section(w: Writer, n: int, head: str) -> None:
         if n == 2:
-            _tight(w, head, 14)
+            tight_title(w, head, 14)
             w.y += 4
         else:
             w.heading(head, size=14, bold=False)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from structgen import LOREM, Writer, ten_k_with_item_one
+from structgen import LOREM, Writer, ten_k_opening, ten_k_with_item_one, tight_title
 
 from treebuild.model import Node
 from treebuild.readers import read
@@ -19,14 +19,6 @@ def _node(roots: list[Node], title: str) -> Node:
     return next(n for r in roots for n in r.walk() if n.title == title)
 
 
-def _tight(w: Writer, title: str, size: float) -> None:
-    """``title`` right under the paragraph above, as close as the paragraph's own lines."""
-    assert w.page is not None
-    w.y -= 6  # the paragraph's gap taken back: the title's box touches the last line's
-    w.page.insert_text((72, w.y + size), title, fontsize=size, fontname="helv")
-    w.y += size + 8
-
-
 def test_a_title_set_tight_under_text_over_its_own_sub_head_starts_a_section(tmp_path: Path) -> None:
     """Item 1's sub-sections are 14-point titles over 10-point text, each opening with a 12-point
     sub-head (``Fiscal Year 2022 versus 2021``); one title follows the previous paragraph's last line as
@@ -38,7 +30,7 @@ def test_a_title_set_tight_under_text_over_its_own_sub_head_starts_a_section(tmp
 
     def section(w: Writer, n: int, head: str) -> None:
         if n == 2:
-            _tight(w, head, 14)
+            tight_title(w, head, 14)
             w.y += 4
         else:
             w.heading(head, size=14, bold=False)
@@ -57,13 +49,7 @@ def _short_item_ten_k(path: Path, size: float, bold: bool, pages_apart: bool,
                       heads: tuple[str, ...] = RISKS) -> Path:
     """A 50-page 10-K whose ``Item 1A. Risk Factors`` is three pages (a section that short is read
     whole) holding ``heads`` in ``size`` points, each on a page of its own or all on one page."""
-    w = Writer(header="Example Corp 2022 Form 10-K")
-    w.centred("UNITED STATES SECURITIES AND EXCHANGE COMMISSION", 17)
-    w.heading("FORM 10-K", size=17, space=40)
-    w.paras(2)
-    w.new_page()
-    w.heading("PART I", size=10, bold=True, space=14)
-    w.heading("Item 1. Business", size=10, bold=True, space=14)
+    w = ten_k_opening()
     w.fill_pages(14)
     w.heading("Item 1A. Risk Factors", size=10, bold=True, space=14)
     for head in heads:
@@ -99,13 +85,7 @@ def _mdna_walk_ten_k(path: Path) -> Path:
     Operations`` five 12-point heads walk through the income statement line by line, under
     ``Critical Accounting Estimates`` three 12-point heads, under ``Segment Results`` the same two
     12-point heads for each of three segments."""
-    w = Writer(header="Example Corp 2022 Form 10-K")
-    w.centred("UNITED STATES SECURITIES AND EXCHANGE COMMISSION", 17)
-    w.heading("FORM 10-K", size=17, space=40)
-    w.paras(2)
-    w.new_page()
-    w.heading("PART I", size=10, bold=True, space=14)
-    w.heading("Item 1. Business", size=10, bold=True, space=14)
+    w = ten_k_opening()
     w.fill_pages(8)
     w.heading("PART II", size=10, bold=True, space=14)
     w.heading("Item 7. Management's Discussion and Analysis of Financial Condition and Results of Operations",
