@@ -34,6 +34,7 @@ from collections import Counter, defaultdict
 from ...model import Mark, Pos
 from ..headings import Heading, StyleKey
 from ..heuristics import HEURISTICS as H
+from ..text import squash_spaces
 
 __all__ = ["ranked_by_look", "always_read", "walked_through", "back_pages"]
 
@@ -100,12 +101,8 @@ def always_read(skeleton: list[Mark], idx: int, heads: list[Heading], body_size:
         return True
     pages = [h.unit for h in heads]
     spread = len(set(pages)) >= H.mda_head_spread * len(pages)
-    level = skeleton[idx].level
-    for entry in reversed(skeleton[:idx]):
-        if entry.level < level:  # an ancestor
-            if _mda(entry.title):
-                return spread
-            level = entry.level
+    if _inside_mda(skeleton, idx):
+        return spread
     return spread and len(heads) >= H.short_section_heads and body_size > 0 \
         and min(h.style[0] for h in heads) >= body_size * H.larger
 
@@ -132,13 +129,9 @@ def walked_through(marks: list[Mark], headings: list[Heading]) -> list[Mark]:
             continue
         top = min((h.style for h in below), key=_prominence)
         heads = [h for h in below if h.style == top]
-        if len(heads) >= H.walk_heads and len({_norm(h.title) for h in heads}) == len(heads):
+        if len(heads) >= H.walk_heads and len({squash_spaces(h.title.casefold()) for h in heads}) == len(heads):
             added += [Mark(h.title, m.level + 1, Pos(h.unit, h.char), m.origin, m.confidence) for h in heads]
     return sorted(order + added, key=lambda m: m.pos) if added else marks
-
-
-def _norm(title: str) -> str:
-    return " ".join(title.casefold().split())
 
 
 def _inside_mda(order: list[Mark], idx: int) -> bool:
