@@ -488,7 +488,7 @@ def _score_rows(unit: int, rows: list[Row], height: float) -> _PageScore:
 
 
 def _running_head(unit: int, rows: list[Row], entries: list[tuple[Row, RowEntry]], height: float) -> bool:
-    """``xcolor v2.14 | 2`` or ``CONTENTS | gnuplot 5.4 | 3`` over a TOC page: a first row in the top band whose
+    """``Package v2.14 | 2`` or ``CONTENTS | Tool 5.4 | 3`` over a TOC page: a first row in the top band whose
     number is no later than the page it is printed on (its folio), above entries that all point further on,
     on a page with no contents title of its own (under one, ``Contents 2`` or ``1 Introduction 1`` is an entry).
     Read as an entry, its folio made the page numbers fall back and the TOC seem to end."""

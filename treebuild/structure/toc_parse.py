@@ -153,7 +153,7 @@ def _trim(entries: list[TocEntry], paged: bool) -> list[TocEntry]:
 
 def _running_rows(pages: TocPages) -> set[str]:
     """Texts of page-numberless rows printed on two or more TOC pages: running headers/footers. A page's
-    first or last row counts with its digits masked (``12 | gnuplot 5.4 | CONTENTS``, the folio first)."""
+    first or last row counts with its digits masked (``12 | Tool 5.4 | CONTENTS``, the folio first)."""
     seen: Counter[str] = Counter()
     edges: Counter[str] = Counter()
     edge_texts: dict[str, set[str]] = {}
