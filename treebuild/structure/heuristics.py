@@ -280,7 +280,8 @@ class Heuristics:
     many (one larger row on a statement page is its title block's period line, not a sub-section)."""
     walk_heads: int = 5
     """An MD&A section with at least this many heads in one look below its own is walked through head by
-    head (each line of the income statement): they are its sub-sections; fewer are paragraph heads."""
+    head (each line of the income statement): they are its sub-sections; fewer are paragraph heads. A short
+    section outside MD&A with this many heads set larger than the body keeps them even on one page."""
     cell_gap: float = 6.0
     """Font sizes of blank between the two pieces of one row beyond which they are a table's column
     headers, not one title (the tab after an Item's number is about 4)."""

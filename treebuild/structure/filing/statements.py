@@ -26,7 +26,7 @@ from ..toc_parse import TocEntry, parse_rows
 from ..toc_place import PageTexts, place_entries
 
 __all__ = ["StatementsIndex", "find_statements_index", "statement_marks", "statements_start", "nest_notes",
-           "item_children", "is_note", "statement_title", "STATEMENTS_TITLE"]
+           "item_children", "is_note", "statement_title", "printed_once", "STATEMENTS_TITLE"]
 
 STATEMENTS_TITLE = "Financial Statements"
 TOP_CHARS = 250
@@ -233,6 +233,23 @@ def statement_marks(doc: SourceDoc, scan: HeadingScan, start: Pos, end: Pos, ind
                  for t, pos, conf in _heading_entries(scan, start, end)]
     marks.sort(key=lambda m: m.pos)
     return nest_notes(marks)
+
+
+def printed_once(marks: list[Mark]) -> list[Mark]:
+    """``marks`` without a statement's title printed again at the top of its next page: a balance
+    sheet's liabilities page under the same ``Consolidated Balance Sheets`` title is the statement
+    continued, one section (its second half used to be a second ``Consolidated Balance Sheets``)."""
+    out: list[Mark] = []
+    last = -1  # page of the last statement page seen under the previous mark's title
+    for m in marks:
+        prev = out[-1] if out else None
+        if prev is not None and STATEMENT_TITLE.match(m.title) and m.level == prev.level \
+                and m.pos.unit == last + 1 and normalize_title(m.title) == normalize_title(prev.title):
+            last = m.pos.unit
+            continue
+        out.append(m)
+        last = m.pos.unit
+    return out
 
 
 def item_children(marks: list[Mark], level: int) -> list[Mark]:

@@ -18,7 +18,9 @@ look is and which sections are read:
 - *heads set larger than the body are read in short sections too*: a short section's bold heads in
   the body's size are paragraph heads, but two or more heads in a larger type, on pages of their
   own, are a printed level of the outline (a 10-K's ``Financial Capital`` ... ``Natural Capital``
-  sections of its ``Our Capitals`` chapter, one page each).
+  sections of its ``Our Capitals`` chapter, one page each); so are five or more such heads, each
+  title once, that walk through a short Item even on one page (Item 5's ``Market Information``,
+  ``Holders``, ``Dividends``, ``Recent Sales ...``, ``Purchases ...``).
 - *an MD&A section walked through head by head gets a second level*: MD&A's second rank of heads is
   mostly paragraph heads, but five or more heads of one look below a section's own, each title once,
   walk through the section line by line (``Revenue``, ``Cost of Revenue``, ``Operating Expenses`` ...
@@ -96,15 +98,23 @@ def always_read(skeleton: list[Mark], idx: int, heads: list[Heading], body_size:
     Outside MD&A, a short section keeps heads that are all set larger than the body text
     (``body_size``): a printed level of the filing's outline (Item 5's ``Market Information``,
     ``Dividends``, ``Holders`` in 12 points over 10-point text), where bold heads in the body's own
-    size are paragraph heads (``Company Stock Performance`` opening its paragraph)."""
+    size are paragraph heads (``Company Stock Performance`` opening its paragraph). Such heads must
+    stand on pages of their own, unless they walk through the section (``_walk``: Item 5's five
+    standard heads on its one page; three larger heads on one page stay paragraph heads)."""
     if _mda(skeleton[idx].title):
         return True
     pages = [h.unit for h in heads]
     spread = len(set(pages)) >= H.mda_head_spread * len(pages)
     if _inside_mda(skeleton, idx):
         return spread
-    return spread and len(heads) >= H.short_section_heads and body_size > 0 \
-        and min(h.style[0] for h in heads) >= body_size * H.larger
+    larger = body_size > 0 and bool(heads) and min(h.style[0] for h in heads) >= body_size * H.larger
+    return larger and (spread and len(heads) >= H.short_section_heads or _walk(heads))
+
+
+def _walk(heads: list[Heading]) -> bool:
+    """Heads that walk through their section one by one: at least ``H.walk_heads``, each title once
+    (the same test as ``walked_through`` inside MD&A)."""
+    return len(heads) >= H.walk_heads and len({squash_spaces(h.title.casefold()) for h in heads}) == len(heads)
 
 
 def walked_through(marks: list[Mark], headings: list[Heading]) -> list[Mark]:
@@ -129,7 +139,7 @@ def walked_through(marks: list[Mark], headings: list[Heading]) -> list[Mark]:
             continue
         top = min((h.style for h in below), key=_prominence)
         heads = [h for h in below if h.style == top]
-        if len(heads) >= H.walk_heads and len({squash_spaces(h.title.casefold()) for h in heads}) == len(heads):
+        if _walk(heads):
             added += [Mark(h.title, m.level + 1, Pos(h.unit, h.char), m.origin, m.confidence) for h in heads]
     return sorted(order + added, key=lambda m: m.pos) if added else marks
 

@@ -40,6 +40,7 @@ from .statements import (
     find_statements_index,
     item_children,
     nest_notes,
+    printed_once,
     statement_marks,
     statements_start,
 )
@@ -237,7 +238,7 @@ def _statement_items(doc: SourceDoc, marks: list[Mark], sec: list[SecHeading], s
         else:  # keep what the headings gave, add the statements and notes they missed
             inside += [m for m in found if not any(m.pos == o.pos or same_heading(m, o) for o in inside)]
             inside.sort(key=lambda m: m.pos)
-            inside = nest_notes(item_children(inside, level))
+            inside = nest_notes(item_children(printed_once(inside), level))
         out = [m for m in out if not start < m.pos < end] + inside
         out.sort(key=lambda m: m.pos)
     return out

@@ -1,0 +1,85 @@
+"""Filings pass 7 (issue 8): failure classes of 10-Ks generated in the test."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from structgen import ten_k_opening
+
+from treebuild.model import Node
+from treebuild.readers import read
+from treebuild.settings import BuildSettings
+from treebuild.structure import build_nodes
+
+DETECT = BuildSettings(ignore_outline=True, subdivide=False)
+
+ITEM_5 = "Item 5. Market for Registrant's Common Equity and Related Stockholder Matters"
+ITEM_5_HEADS = ["Market Information", "Holders", "Dividends", "Recent Sales of Unregistered Securities",
+                "Purchases of Equity Securities by the Issuer"]
+
+
+def _node(roots: list[Node], title: str) -> Node:
+    return next(n for r in roots for n in r.walk() if n.title == title)
+
+
+def _short_item_five(path: Path, heads: list[str]) -> Path:
+    """A 10-K whose ``Item 5`` fits on one page: ``heads`` in 12 points over 10-point text, each
+    with a short paragraph, all on that page; long Items before and after it."""
+    w = ten_k_opening()
+    w.fill_pages(12)
+    w.heading("PART II", size=10, bold=True, space=14)
+    w.heading(ITEM_5, size=10, bold=True, space=14)
+    for head in heads:
+        w.heading(head, size=12, bold=False)
+        w.line("The registrant states the facts this paragraph of the Item asks for.")
+        w.y += 6
+    w.new_page()
+    w.heading("Item 7. Management's Discussion and Analysis", size=10, bold=True, space=14)
+    w.fill_pages(12)
+    return w.save(path)
+
+
+def test_a_short_item_walked_through_by_larger_heads_keeps_them(tmp_path: Path) -> None:
+    """A short Item is read whole and heads crowded on one page are paragraph heads, but five or
+    more heads set larger than the body, each title once, walk through the Item one by one (Item 5's
+    ``Market Information``, ``Holders``, ``Dividends`` ...): they are its sub-sections (they used to be
+    dropped with the Item read whole). Three such heads on one page stay paragraph heads."""
+    roots, _ = build_nodes(read(_short_item_five(tmp_path / "five.pdf", ITEM_5_HEADS)), DETECT)
+    assert [c.title for c in _node(roots, ITEM_5).children] == ITEM_5_HEADS
+    roots, _ = build_nodes(read(_short_item_five(tmp_path / "three.pdf", ITEM_5_HEADS[:3])), DETECT)
+    assert _node(roots, ITEM_5).children == []
+
+
+ITEM_8 = "Item 8. Financial Statements and Supplementary Data"
+STATEMENTS = ["CONSOLIDATED BALANCE SHEETS", "CONSOLIDATED BALANCE SHEETS", "CONSOLIDATED STATEMENTS OF INCOME",
+              "CONSOLIDATED STATEMENTS OF CASH FLOWS"]
+
+
+def _statements_ten_k(path: Path) -> Path:
+    """A 10-K whose Item 8 holds its statements, one page each, titled in 12-point bold capitals; the
+    balance sheet runs over two pages (assets; liabilities and equity) with its title on both."""
+    w = ten_k_opening()
+    w.fill_pages(12)
+    w.heading("PART II", size=10, bold=True, space=14)
+    w.heading(ITEM_8, size=10, bold=True, space=14)
+    w.paras(2)
+    for title in STATEMENTS:
+        w.new_page()
+        w.heading(title, size=12, bold=True)
+        for row in ("Cash and equivalents", "Receivables", "Inventories", "Total"):
+            w.line(row)
+            w.y -= 12.5
+            w.line("1,234", x=470)
+    w.new_page()
+    w.heading("Item 9. Changes in and Disagreements with Accountants", size=10, bold=True, space=14)
+    w.fill_pages(3)
+    return w.save(path)
+
+
+def test_a_statement_titled_again_on_its_next_page_is_one_section(tmp_path: Path) -> None:
+    """A balance sheet printed over two pages under the same title is one statement: the title on
+    its second page opens no second ``CONSOLIDATED BALANCE SHEETS`` section (it used to)."""
+    roots, _ = build_nodes(read(_statements_ten_k(tmp_path / "tenk.pdf")), DETECT)
+    item = _node(roots, ITEM_8)
+    assert [c.title for c in item.children] == STATEMENTS[1:]
+    assert (item.children[0].start_page, item.children[0].end_page) == (item.start_page + 1, item.start_page + 2)
