@@ -83,3 +83,48 @@ def test_a_statement_titled_again_on_its_next_page_is_one_section(tmp_path: Path
     item = _node(roots, ITEM_8)
     assert [c.title for c in item.children] == STATEMENTS[1:]
     assert (item.children[0].start_page, item.children[0].end_page) == (item.start_page + 1, item.start_page + 2)
+
+
+ITEM_7 = "Item 7. Management's Discussion and Analysis"
+MDNA_HEADS = ["Results of Operations", "Segment Results", "Liquidity", "Capital Resources", "Contractual Obligations",
+              "Critical Accounting Estimates"]
+GROUPS = ["Net sales", "Operating profit", "Cash flows", "Total debt", "Commitments", "Pension cost"]
+
+
+def _tables_ten_k(path: Path) -> Path:
+    """A 10-K whose MD&A sections each open a page with a table: years as column headers at the same
+    height on every such page, a bold row label in the body's size (``Net sales``) over rows of figures;
+    the sections' own heads are set like the labels, bold in the body's size, under a wider gap."""
+    w = ten_k_opening()
+    w.fill_pages(6)
+    w.heading("PART II", size=10, bold=True, space=14)
+    w.heading(ITEM_7, size=10, bold=True, space=14)
+    w.paras(2)
+    for head, group in zip(MDNA_HEADS, GROUPS, strict=True):
+        w.new_page()
+        w.y = 56.0  # the table opens the page, its years in the band where running headers sit
+        for x, year in ((430.0, "2022"), (480.0, "2021"), (530.0, "2020")):
+            w.line(year, bold=True, x=x)
+            w.y -= 12.5
+        w.y += 14
+        w.line(group, bold=True)
+        for row in ("Aeronautics", "Missiles", "Space"):
+            w.line(row, x=84)
+            for x in (430.0, 480.0, 530.0):
+                w.y -= 12.5
+                w.line("1,234", x=x)
+        w.heading(head, size=10, bold=True, space=14)
+        w.paras(3)
+    w.new_page()
+    w.heading("Item 8. Financial Statements and Supplementary Data", size=10, bold=True, space=14)
+    w.fill_pages(6)
+    return w.save(path)
+
+
+def test_a_table_row_label_under_column_headers_of_years_is_no_heading(tmp_path: Path) -> None:
+    """A bold label in the body's size between a table's column headers of years and its rows of
+    figures is a group label inside the table, not a sub-section, even where the years row repeats at
+    one height page after page and is taken for page furniture (the labels used to become MD&A's
+    sub-sections beside its real heads)."""
+    roots, _ = build_nodes(read(_tables_ten_k(tmp_path / "tenk.pdf")), DETECT)
+    assert [c.title for c in _node(roots, ITEM_7).children] == MDNA_HEADS
