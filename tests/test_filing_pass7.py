@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from structgen import ten_k_opening
+import pymupdf
+from structgen import Writer, ten_k_opening
 
 from treebuild.model import Node
 from treebuild.readers import read
@@ -128,3 +129,61 @@ def test_a_table_row_label_under_column_headers_of_years_is_no_heading(tmp_path:
     sub-sections beside its real heads)."""
     roots, _ = build_nodes(read(_tables_ten_k(tmp_path / "tenk.pdf")), DETECT)
     assert [c.title for c in _node(roots, ITEM_7).children] == MDNA_HEADS
+
+
+COUNTRIES = ["Argentina", "Chile", "Puerto Rico", "Reference Rate Reform"]
+
+
+def _run_in(w: Writer, head: str, size: float, bold: bool = False) -> None:
+    """A paragraph opened by ``head`` in ``size`` points, a dash and the text running on in the body's
+    10 points on the same line."""
+    assert w.page is not None
+    font = "hebo" if bold else "helv"
+    w.y += 8
+    w.page.insert_text((72, w.y + 10), head, fontsize=size, fontname=font)
+    x = 72 + pymupdf.get_text_length(head, fontname=font, fontsize=size)
+    w.page.insert_text((x, w.y + 10), " - In the year the currency devalued and the", fontsize=10,
+                       fontname="helv")
+    w.y += 12.5
+    w.para("subsidiaries there saw their revenue fall while their costs rose with inflation. " * 3)
+
+
+def _run_in_ten_k(path: Path) -> Path:
+    """A 10-K whose MD&A sections are 14-point heads; under ``Macroeconomic and Political`` four
+    paragraphs open with a 12-point run-in head (``Argentina - In the year ...``) and a fifth section
+    has a 12-point head of its own line; under ``Liquidity`` the paragraphs open with bold run-in heads
+    in the body's size."""
+    w = ten_k_opening()
+    w.fill_pages(6)
+    w.heading("PART II", size=10, bold=True, space=14)
+    w.heading(ITEM_7, size=10, bold=True, space=14)
+    w.paras(1)
+    w.heading("Overview", size=14, bold=False)
+    w.paras(3)
+    w.heading("Macroeconomic and Political", size=14, bold=False)
+    w.paras(1)
+    for head in COUNTRIES:
+        _run_in(w, head, 12)
+    w.heading("United States", size=12, bold=False)
+    w.paras(2)
+    w.heading("Liquidity", size=14, bold=False)
+    for head in ("Stock Repurchase Program", "Dividends", "Credit Facilities"):
+        _run_in(w, head, 10, bold=True)
+    w.paras(2)
+    w.new_page()
+    w.heading("Item 8. Financial Statements and Supplementary Data", size=10, bold=True, space=14)
+    w.fill_pages(6)
+    return w.save(path)
+
+
+def test_run_in_heads_in_a_heading_size_are_sub_sections(tmp_path: Path) -> None:
+    """A head set in a heading size at the start of its paragraph's first line, the text running on
+    after a dash in the body's size, is a heading of that size: with the head of its own line in that
+    size they walk through ``Macroeconomic and Political`` (the reader used to keep one size per line,
+    the paragraph's, and the run-in heads were lost). Bold run-in heads in the body's size stay
+    paragraph heads."""
+    roots, _ = build_nodes(read(_run_in_ten_k(tmp_path / "tenk.pdf")), DETECT)
+    mdna = _node(roots, ITEM_7)
+    assert [c.title for c in mdna.children] == ["Overview", "Macroeconomic and Political", "Liquidity"]
+    assert [c.title for c in _node(roots, "Macroeconomic and Political").children] == COUNTRIES + ["United States"]
+    assert _node(roots, "Liquidity").children == []

@@ -260,6 +260,7 @@ def _page_layout(page: pymupdf.Page, text: str,
                 if not stripped:
                     continue
                 bold = bool(main["flags"] & _BOLD_FLAG) or _bold_font(main["font"])
+                lead = None
             else:
                 texts = [s["text"] for s in spans]
                 line_text = "".join(texts)
@@ -267,6 +268,7 @@ def _page_layout(page: pymupdf.Page, text: str,
                 if not stripped:
                     continue
                 main, bold = _main_span(spans, texts)
+                lead = spans[0] if spans[0] is not main and spans[0]["size"] >= main["size"] * LEAD_STEP else None
             found = text.find(line_text, cursor)
             if found < 0:
                 found = text.find(stripped, cursor)
@@ -278,8 +280,12 @@ def _page_layout(page: pymupdf.Page, text: str,
             x0, y0, x1, y1 = line["bbox"]
             # positional, in the field order of ``Line`` (text, size, bold, x0, y0, x1, y1, char, block,
             # font): a third cheaper than keywords, and a filing's table page has hundreds of lines
-            out.append(Line(stripped, round(float(main["size"]), 2), bool(bold), x0, y0, x1, y1, char, bno,
-                            main["font"]))
+            if lead is None or not lead["text"].strip():
+                out.append(Line(stripped, round(float(main["size"]), 2), bool(bold), x0, y0, x1, y1, char, bno,
+                                main["font"]))
+            else:
+                out.append(Line(stripped, round(float(main["size"]), 2), bool(bold), x0, y0, x1, y1, char, bno,
+                                main["font"], len(lead["text"].strip()), round(float(lead["size"]), 2)))
             if _maybe_spaced(out[-1]):
                 spaced.append(len(out) - 1)
         if block_start is None:  # a block of white space only: it starts where the text stands
@@ -309,6 +315,9 @@ def _main_span(spans: list[dict[str, Any]], texts: list[str]) -> tuple[dict[str,
     return main, bold
 
 
+LEAD_STEP = 1.08
+"""A line's first span set this much larger than the line's main span is a run-in head's type (a
+heading size: ``Chile`` in 12 points before ``— In October ...`` in 10)."""
 FONT_CACHE = 1024
 """Font names whose weight is remembered (a document uses tens; subset prefixes differ per file)."""
 

@@ -446,6 +446,8 @@ CENTRED_TOLERANCE = 12.0
 
 
 _RUN_IN = re.compile(r"^(?P<title>[A-Z][^.;:!?]{2,80}?)\.\s+(?P<next>[A-Z(\\])")
+_LEAD_DASHES = "\u2014\u2013-"
+"""What separates a run-in head from its paragraph's text (an em dash, an en dash, a hyphen)."""
 
 
 def _under_company(run: list[_Row], start: int, lines: list[Line]) -> bool:
@@ -474,15 +476,38 @@ def _run_in(row: _Row) -> Numbering | None:
     return Numbering("decimal", numbering.depth, numbering.label, m.group("title"), numbering.parts)
 
 
+def _lead_head(u: int, row: _Row, line: Line, body: _Body) -> Heading | None:
+    """A run-in head set in a heading size at the start of a paragraph's first line, a dash
+    between it and the text running on (``Chile — In October 2019, ...``: ``Chile`` in 12 points,
+    the paragraph in 10). The reader keeps the leading span's length and size (``Line.lead``)."""
+    if not line.lead or line.lead_size < body.size * H.larger or row.first != row.members[0]:
+        return None
+    title, rest = line.text[:line.lead].strip(), line.text[line.lead:].lstrip()
+    if not rest or rest[0] not in _LEAD_DASHES or not title[:1].isupper() \
+            or len(title.split()) > H.run_in_words or not _heading_text(title):
+        return None
+    style: StyleKey = (round(line.lead_size * 2) / 2, row.bold, _caps(title), False, _family(row.font))
+    return Heading(u, row.char, title, style, None, row.y0, row.x0, 1, lines=(row.first,), run_in=True)
+
+
 def _keep_run_in_series(found: list[Heading]) -> list[Heading]:
     """Run-in headings are kept as a series: at least two under one numbered heading that was found
     on its own line (``4. COMMANDS`` over ``4.1. Priority Trees.``, ``4.2. Computations.``); a lone
-    numbered sentence in a paragraph (``2.1. Install it. Then ...``) is running text."""
+    numbered sentence in a paragraph (``2.1. Install it. Then ...``) is running text. Unnumbered
+    run-in heads in a larger type (``_lead_head``) are kept when at least two share a type that
+    also prints headings on lines of their own: the type of a level of the document's outline."""
     own = {h.numbering.parts for h in found if h.numbering is not None and h.numbering.kind == "decimal"
            and not h.run_in}
     parents = Counter(h.numbering.parts[:-1] for h in found if h.run_in and h.numbering is not None)
-    return [h for h in found if not h.run_in or (h.numbering is not None and h.numbering.parts[:-1] in own
-                                                 and parents[h.numbering.parts[:-1]] >= H.run_in_series)]
+    types = {(h.style[0], h.style[4]) for h in found if not h.run_in}
+    leads = Counter((h.style[0], h.style[4]) for h in found if h.run_in and h.numbering is None)
+
+    def kept(h: Heading) -> bool:
+        if h.numbering is None:
+            return leads[h.style[0], h.style[4]] >= H.run_in_series and (h.style[0], h.style[4]) in types
+        return h.numbering.parts[:-1] in own and parents[h.numbering.parts[:-1]] >= H.run_in_series
+
+    return [h for h in found if not h.run_in or kept(h)]
 
 
 def _beside_next(row: _Row, nxt: _Row | None) -> bool:
@@ -509,7 +534,7 @@ def _page_headings(u: int, rows: list[_Row], lines: list[Line], skip: set[int], 
                      or abs(rows[k].x0 + rows[k].x1 - row.x0 - row.x1) < 30) \
                 and parse_numbering(rows[k].text) is None and not _is_label(rows[k].text) \
                 and not (_caps(row.text) and not _caps(rows[k].text)) \
-                and not _DATE_ONLY.match(rows[k].text) \
+                and not _DATE_ONLY.match(rows[k].text) and not lines[rows[k].first].lead \
                 and not (toc_page and (listing_title(rows[k].text) or listing_title(row.text))):
             k += 1
         run = rows[i:k]
@@ -556,6 +581,10 @@ def _page_headings(u: int, rows: list[_Row], lines: list[Line], skip: set[int], 
                 title = row.text[:row.text.find(runin.rest) + len(runin.rest)]
                 out.append(Heading(u, row.char, title, style_key, runin, row.y0, row.x0, 1, lines=(row.first,),
                                    run_in=True))
+            elif starts_block and not toc_page and numbering is None:
+                lead = _lead_head(u, row, lines[row.first], body)
+                if lead is not None:
+                    out.append(lead)
             continue
         char, y0, lab = run[0].char, run[0].y0, None
         if label is not None and y0 - label[2] < 8 * row.size:
