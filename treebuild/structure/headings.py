@@ -476,6 +476,19 @@ def _run_in(row: _Row) -> Numbering | None:
     return Numbering("decimal", numbering.depth, numbering.label, m.group("title"), numbering.parts)
 
 
+def _run_in_heading(u: int, row: _Row, line: Line, body: _Body, numbering: Numbering | None) -> Heading | None:
+    """A run-in heading opening the paragraph that starts at ``row`` (its first ``line``): numbered
+    (``_run_in``) or set larger than the text running on (``_lead_head``)."""
+    if numbering is None:
+        return _lead_head(u, row, line, body)
+    runin = _run_in(row) if len(numbering.parts) >= 2 else None
+    if runin is None:
+        return None
+    style: StyleKey = (round(row.size * 2) / 2, row.bold, False, False, _family(row.font))
+    title = row.text[:row.text.find(runin.rest) + len(runin.rest)]
+    return Heading(u, row.char, title, style, runin, row.y0, row.x0, 1, lines=(row.first,), run_in=True)
+
+
 def _lead_head(u: int, row: _Row, line: Line, body: _Body) -> Heading | None:
     """A run-in head set in a heading size at the start of a paragraph's first line, a dash
     between it and the text running on (``Chile — In October 2019, ...``: ``Chile`` in 12 points,
@@ -574,17 +587,10 @@ def _page_headings(u: int, rows: list[_Row], lines: list[Line], skip: set[int], 
         if not ok:
             if label is not None and not _prominent(row, body):
                 label = None
-            runin = _run_in(row) if starts_block and not toc_page and numbering is not None \
-                and len(numbering.parts) >= 2 else None
+            runin = _run_in_heading(u, row, lines[row.first], body, numbering) \
+                if starts_block and not toc_page else None
             if runin is not None:
-                style_key: StyleKey = (round(row.size * 2) / 2, row.bold, False, False, _family(row.font))
-                title = row.text[:row.text.find(runin.rest) + len(runin.rest)]
-                out.append(Heading(u, row.char, title, style_key, runin, row.y0, row.x0, 1, lines=(row.first,),
-                                   run_in=True))
-            elif starts_block and not toc_page and numbering is None:
-                lead = _lead_head(u, row, lines[row.first], body)
-                if lead is not None:
-                    out.append(lead)
+                out.append(runin)
             continue
         char, y0, lab = run[0].char, run[0].y0, None
         if label is not None and y0 - label[2] < 8 * row.size:
