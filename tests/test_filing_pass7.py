@@ -92,14 +92,28 @@ MDNA_HEADS = ["Results of Operations", "Segment Results", "Liquidity", "Capital 
 GROUPS = ["Net sales", "Operating profit", "Cash flows", "Total debt", "Commitments", "Pension cost"]
 
 
-def _tables_ten_k(path: Path) -> Path:
-    """A 10-K whose MD&A sections each open a page with a table: years as column headers at the same
-    height on every such page, a bold row label in the body's size (``Net sales``) over rows of figures;
-    the sections' own heads are set like the labels, bold in the body's size, under a wider gap."""
+def _mdna_opening() -> Writer:
+    """A writer holding a 10-K's cover, a 6-page Item 1, ``PART II`` and the MD&A's Item heading."""
     w = ten_k_opening()
     w.fill_pages(6)
     w.heading("PART II", size=10, bold=True, space=14)
     w.heading(ITEM_7, size=10, bold=True, space=14)
+    return w
+
+
+def _item_8_and_save(w: Writer, path: Path) -> Path:
+    """Item 8 on a new page, six pages long, then the file saved."""
+    w.new_page()
+    w.heading("Item 8. Financial Statements and Supplementary Data", size=10, bold=True, space=14)
+    w.fill_pages(6)
+    return w.save(path)
+
+
+def _tables_ten_k(path: Path) -> Path:
+    """A 10-K whose MD&A sections each open a page with a table: years as column headers at the same
+    height on every such page, a bold row label in the body's size (``Net sales``) over rows of figures;
+    the sections' own heads are set like the labels, bold in the body's size, under a wider gap."""
+    w = _mdna_opening()
     w.paras(2)
     for head, group in zip(MDNA_HEADS, GROUPS, strict=True):
         w.new_page()
@@ -116,10 +130,7 @@ def _tables_ten_k(path: Path) -> Path:
                 w.line("1,234", x=x)
         w.heading(head, size=10, bold=True, space=14)
         w.paras(3)
-    w.new_page()
-    w.heading("Item 8. Financial Statements and Supplementary Data", size=10, bold=True, space=14)
-    w.fill_pages(6)
-    return w.save(path)
+    return _item_8_and_save(w, path)
 
 
 def test_a_table_row_label_under_column_headers_of_years_is_no_heading(tmp_path: Path) -> None:
@@ -153,10 +164,7 @@ def _run_in_ten_k(path: Path) -> Path:
     paragraphs open with a 12-point run-in head (``Argentina - In the year ...``) and a fifth section
     has a 12-point head of its own line; under ``Liquidity`` the paragraphs open with bold run-in heads
     in the body's size."""
-    w = ten_k_opening()
-    w.fill_pages(6)
-    w.heading("PART II", size=10, bold=True, space=14)
-    w.heading(ITEM_7, size=10, bold=True, space=14)
+    w = _mdna_opening()
     w.paras(1)
     w.heading("Overview", size=14, bold=False)
     w.paras(3)
@@ -170,10 +178,7 @@ def _run_in_ten_k(path: Path) -> Path:
     for head in ("Stock Repurchase Program", "Dividends", "Credit Facilities"):
         _run_in(w, head, 10, bold=True)
     w.paras(2)
-    w.new_page()
-    w.heading("Item 8. Financial Statements and Supplementary Data", size=10, bold=True, space=14)
-    w.fill_pages(6)
-    return w.save(path)
+    return _item_8_and_save(w, path)
 
 
 def test_run_in_heads_in_a_heading_size_are_sub_sections(tmp_path: Path) -> None:
