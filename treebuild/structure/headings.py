@@ -493,7 +493,7 @@ def _lead_head(u: int, row: _Row, line: Line, body: _Body) -> Heading | None:
     """A run-in head set in a heading size at the start of a paragraph's first line, a dash
     between it and the text running on (``Chile — In October 2019, ...``: ``Chile`` in 12 points,
     the paragraph in 10). The reader keeps the leading span's length and size (``Line.lead``)."""
-    if not line.lead or line.lead_size < body.size * H.larger or row.first != row.members[0]:
+    if not line.lead or line.lead_size < body.size * H.larger:
         return None
     title, rest = line.text[:line.lead].strip(), line.text[line.lead:].lstrip()
     if not rest or rest[0] not in _LEAD_DASHES or not title[:1].isupper() \
