@@ -125,7 +125,7 @@ class Line:
     char: int
     block: int
     font: str = ""
-    lead: int = 0  # characters of a run-in head opening the line in a larger type (``Chile — In October ...``)
+    lead: int = 0  # characters of a run-in head opening the line in a larger type (``Europe — In March ...``)
     lead_size: float = 0.0  # ... and that type's size
 
 

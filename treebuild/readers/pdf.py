@@ -317,7 +317,7 @@ def _main_span(spans: list[dict[str, Any]], texts: list[str]) -> tuple[dict[str,
 
 LEAD_STEP = 1.08
 """A line's first span set this much larger than the line's main span is a run-in head's type (a
-heading size: ``Chile`` in 12 points before ``— In October ...`` in 10)."""
+heading size: ``Europe`` in 12 points before ``— In March ...`` in 10)."""
 FONT_CACHE = 1024
 """Font names whose weight is remembered (a document uses tens; subset prefixes differ per file)."""
 

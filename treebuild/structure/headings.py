@@ -491,7 +491,7 @@ def _run_in_heading(u: int, row: _Row, line: Line, body: _Body, numbering: Numbe
 
 def _lead_head(u: int, row: _Row, line: Line, body: _Body) -> Heading | None:
     """A run-in head set in a heading size at the start of a paragraph's first line, a dash
-    between it and the text running on (``Chile — In October 2019, ...``: ``Chile`` in 12 points,
+    between it and the text running on (``Europe — In March 2021, ...``: ``Europe`` in 12 points,
     the paragraph in 10). The reader keeps the leading span's length and size (``Line.lead``)."""
     if not line.lead or line.lead_size < body.size * H.larger:
         return None
