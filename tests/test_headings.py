@@ -166,3 +166,17 @@ def test_body_text_like() -> None:
                  "1.1 Scope", "3.2 make check", "Research and Development", "ARTICLE ONE Definitions",
                  "Risks Related to Our Business and Operations", "Item 7. Management's Discussion and Analysis"):
         assert not body_text_like(text), text
+
+
+def test_body_size_tie_goes_to_the_size_read_first(tmp_path: Path) -> None:
+    """Two sizes set with exactly as many characters: the body is the one whose first line comes first
+    (counting is by style, then by size; the order must stay that of the lines)."""
+    for first, second in ((10.0, 11.0), (11.0, 10.0)):
+        w = Writer(header=None, footer=False)
+        for i in range(12):
+            w.line(f"Line {i:02d} of the first size, long enough to count for the margins here.", size=first)
+            w.line(f"Line {i:02d} of the other size, long enough to count for the margins here.", size=second)
+        doc = read(w.save(tmp_path / f"tie-{first}.pdf"))
+        assert sum(len(ln.text) for ln in doc.lines(0) if ln.size == first) == \
+            sum(len(ln.text) for ln in doc.lines(0) if ln.size == second)
+        assert scan_headings(doc).body_size == first

@@ -45,7 +45,8 @@ def assemble(doc: SourceDoc, marks: list[Mark], *, preface: bool = True) -> tupl
 
 
 def _preface_title(marks: list[Mark]) -> str:
-    own = {" ".join(m.title.casefold().split()).strip(" .:") for m in marks if m.level == min(x.level for x in marks)}
+    top = min(m.level for m in marks)  # once: asked per mark it made this quadratic in the marks
+    own = {" ".join(m.title.casefold().split()).strip(" .:") for m in marks if m.level == top}
     return FRONT_MATTER_TITLE if PREFACE_TITLE.casefold() in own else PREFACE_TITLE
 
 

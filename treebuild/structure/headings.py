@@ -175,11 +175,7 @@ def _body(doc: SourceDoc, pages: range, skip: set[tuple[int, int]]) -> _Body:
     """Body size (most common size by characters), weight, family and text margins. Code listings
     (monospace lines) do not count where there is enough prose: a manual whose 9 pt listings outweigh
     its 10 pt prose would otherwise make every short prose line look larger than the body."""
-    sizes: Counter[float] = Counter()
-    fams: Counter[str] = Counter()
-    prose: Counter[float] = Counter()
-    prose_fams: Counter[str] = Counter()
-    bold = prose_bold = 0
+    styles: Counter[tuple[float, str, bool]] = Counter()  # (half-point size, font, bold) -> characters
     lefts: Counter[int] = Counter()
     rights: Counter[int] = Counter()
     for u in pages:
@@ -187,26 +183,36 @@ def _body(doc: SourceDoc, pages: range, skip: set[tuple[int, int]]) -> _Body:
             if (u, j) in skip:
                 continue
             n = len(line.text)
-            size = round(line.size * 2) / 2
-            sizes[size] += n
-            fams[line.font] += n
-            bold += n if line.bold else 0
-            if not _is_mono(line.font):
-                prose[size] += n
-                prose_fams[line.font] += n
-                prose_bold += n if line.bold else 0
+            styles[round(line.size * 2) / 2, line.font, line.bold] += n
             if n > 40:
                 lefts[int(line.x0)] += 1
                 rights[int(line.x1)] += 1
-    if not sizes:
+    if not styles:
         return _Body(10.0, False, 72.0, 540.0, "")
+    sizes, fams, bold = _tally(styles, all_fonts=True)
     total = sum(sizes.values())
+    prose, prose_fams, prose_bold = _tally(styles, all_fonts=False)
     if sum(prose.values()) >= H.body_prose_share * total:
         sizes, fams, bold, total = prose, prose_fams, prose_bold, sum(prose.values())
     left = float(lefts.most_common(1)[0][0]) if lefts else 72.0
     right = float(rights.most_common(1)[0][0]) if rights else 540.0
     font = fams.most_common(1)[0][0]
     return _Body(sizes.most_common(1)[0][0], bold > total * 0.5, left, max(right, left + 100), _family(font))
+
+
+def _tally(styles: Counter[tuple[float, str, bool]], *, all_fonts: bool) -> tuple[Counter[float], Counter[str], int]:
+    """Characters by size and by font, and bold characters, of every style (or of the prose ones, not
+    monospace). A size or font comes first where its first line came first, as counting line by line
+    would have it, so ties between equally common sizes fall the same way."""
+    sizes: Counter[float] = Counter()
+    fams: Counter[str] = Counter()
+    bold = 0
+    for (size, font, is_bold), n in styles.items():
+        if all_fonts or not _is_mono(font):
+            sizes[size] += n
+            fams[font] += n
+            bold += n if is_bold else 0
+    return sizes, fams, bold
 
 
 def _rows(lines: list[Line], skip: set[int]) -> list[_Row]:

@@ -200,19 +200,25 @@ def _exact_on_page(pt: PageTexts, unit: int, want: _Want, min_char: int,
     by_label: tuple[str, float, int] | None = None
     by_bare: tuple[str, float, int] | None = None
     bare_ok = want.bare is not None
+    full, full_word = want.full, want.full + " "
+    labelled = want.distinct and want.label is not None and want.bare is not None
+    # a line with its lead word stripped ("chapter 6 title" -> "6 title") is a suffix of the line, so the
+    # pattern runs only where that suffix can be the title
     for k, (char, norm) in enumerate(tlines):
         for cand in _joins(norms, k, max(target, len(want.bare or ""))):
-            if cand == want.full or _strip_lead(cand) == want.full:
+            if cand == full or cand.endswith(full) and _strip_lead(cand) == full:
                 return "exact", 1.0, char
             if by_bare is None and bare_ok and cand == want.bare:
                 start = _lead_start(norms, k, want.label)
                 if start < k:  # "CHAPTER / SIX / Title": the number stands on a line of its own
                     by_bare = ("exact", 0.95, tlines[start][0])
+        if full_word not in norm and not (by_label is None and labelled):
+            continue
         head = _strip_lead(norm)
-        if head.startswith(want.full + " ") and len(head) - target <= 5:
+        if head.startswith(full_word) and len(head) - target <= 5:
             return "exact", 1.0, char
-        if by_label is None and want.distinct and want.label is not None and _after_label(head, want.label) == "" \
-                and want.bare is not None and f" {want.bare} " in flat:
+        if by_label is None and labelled and want.label is not None and _after_label(head, want.label) == "" \
+                and f" {want.bare} " in flat:
             by_label = ("label", 0.9, char)
     if by_bare is not None:
         return by_bare
