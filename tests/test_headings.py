@@ -166,3 +166,21 @@ def test_body_text_like() -> None:
                  "1.1 Scope", "3.2 make check", "Research and Development", "ARTICLE ONE Definitions",
                  "Risks Related to Our Business and Operations", "Item 7. Management's Discussion and Analysis"):
         assert not body_text_like(text), text
+
+
+def test_numbered_heads_in_heading_type_may_open_in_lower_case(tmp_path: Path) -> None:
+    # a class manual names its sections for options and environments (``5.1 oneside | twoside``):
+    # in a type well above the body they are headings, while a list item set near the body size
+    # that opens in lower case still reads as running text
+    w = Writer(header=None)
+    w.heading("5 Class options", size=17)
+    w.paras(1)
+    heads = ["5.1 oneside | twoside", "5.2 bind | nobind | bindnopdf", "5.3 figure and sidewaysfigure environments"]
+    for text in heads:
+        w.heading(text, size=14, bold=False)
+        w.paras(1)
+    w.heading("1.5 percent multiplied by the Employee's Credited Service", size=11, bold=True)
+    w.paras(1)
+    doc = read(w.save(tmp_path / "options.pdf"))
+    assert [h.title for h in scan_headings(doc).headings] == ["5 Class options", *heads]
+    assert body_text_like("5.1 oneside | twoside") and not body_text_like("5.1 oneside | twoside", heading_type=True)

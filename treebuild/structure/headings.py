@@ -300,12 +300,14 @@ def _in_table(run: list[_Row], prev: _Row | None, nxt: _Row | None, lines: list[
         and _figures_row(prev, lines)
 
 
-def body_text_like(text: str) -> bool:
+def body_text_like(text: str, *, heading_type: bool = False) -> bool:
     """A line of running text that merely looks prominent: it ends mid-sentence (``;``, ``,``,
     ``and``, ``of``), it is a numbered list item that reads as a sentence (``(iv) requires payment
     ...``, ``1.5 percent multiplied by ...``), or it holds a sentence break (``... Exhibit A. The
     eligible ...``) in a long line. Plan documents and agreements set such lines in their own body
-    size, which a filing's smaller body size makes look like headings."""
+    size, which a filing's smaller body size makes look like headings. A numbered line in
+    ``heading_type`` (well above the body size) may open in lower case: ``5.1 oneside | twoside``,
+    ``3.4 figure and sidewaysfigure environments`` name what they document."""
     t = " ".join(text.split()).rstrip()
     if not t:
         return False
@@ -319,7 +321,8 @@ def body_text_like(text: str) -> bool:
         m = LIST_LABEL.match(t)
         rest = t[m.end():] if m else t
     rest_words = rest.split()
-    if rest is not t and len(rest_words) >= 3 and rest_words[0][:1].islower():
+    if rest is not t and len(rest_words) >= 3 and rest_words[0][:1].islower() \
+            and not (heading_type and numbering is not None):
         return True
     if numbering is None and _sentence(words):
         return True
@@ -336,11 +339,11 @@ def _sentence(words: list[str]) -> bool:
     return lower >= H.sentence_lower * (len(words) - 1)
 
 
-def _heading_text(text: str) -> bool:
+def _heading_text(text: str, heading_type: bool = False) -> bool:
     words = text.split()
     if not words or len(words) > H.max_words or len(text) > H.max_chars:
         return False
-    if body_text_like(text):
+    if body_text_like(text, heading_type=heading_type):
         return False
     core = re.sub(r"[\s.\-\u2013\u2014:()0-9]", "", text)
     letters = sum(c.isalpha() for c in core)
@@ -531,7 +534,8 @@ def _page_headings(u: int, rows: list[_Row], lines: list[Line], skip: set[int], 
         prominent = _prominent(row, body) or (
             numbering is not None and numbering.kind in ("part", "item") and _caps(numbering.label)
             and row.size >= body.size - 0.3 and not row.mono) or _centred_caps(run, numbering, body) or titled
-        ok = prominent and starts_block and len(run) <= max_rows and _heading_text(text) \
+        ok = prominent and starts_block and len(run) <= max_rows \
+            and _heading_text(text, row.size >= body.size * H.named_head) \
             and not (row.italic and not row.bold and row.size <= body.size * 1.15) \
             and not _beside(run, lines, skip) and not _runs_on(run, rows[i] if i < n else None) \
             and not _in_table(run, prev, rows[i] if i < n else None, lines, body)
