@@ -760,3 +760,24 @@ def test_a_toc_that_ends_where_the_list_of_tables_begins(tmp_path: Path) -> None
     assert res is not None
     assert res.toc_pages == [1, 2]
     assert [m.title for m in res.marks] == titles
+
+
+def test_a_long_heading_hyphenated_at_its_line_end_is_found_on_its_page(tmp_path: Path) -> None:
+    # the typesetter wraps a long section title and hyphenates its last word (``reintro-`` /
+    # ``ducing packages``); the title printed whole in the next page's running foot (``2. Moving,
+    # ...``) must not take the section, nor push its first sub-section out of reach
+    title = "2 Moving, renaming and reintroducing packages"
+    b = Builder(tmp_path / "hyphen.pdf")
+    b.blank("Guide")
+    b.toc([TocRow(0, "1 Setup", "1"), TocRow(0, title, "2"), TocRow(1, "2.1 Moving packages", "2"),
+           TocRow(0, "3 Limits", "3")], style="dots")
+    b.body([Heading("1 Setup")], folio="1")
+    b.body([Heading("2 Moving, renaming and reintro-", y=300), Heading("ducing packages", y=318),
+            Heading("2.1 Moving packages", y=460, size=12)], folio="2")
+    b.body([Heading("3 Limits", y=400), Heading("2. " + title[2:], y=720, size=8, bold=False)], folio="3")
+    doc = _read(b.save())
+    res = toc_marks(doc)
+    assert res is not None
+    assert [(m.title, m.pos.unit) for m in res.marks] == [("1 Setup", 2), (title, 3), ("2.1 Moving packages", 3),
+                                                        ("3 Limits", 4)]
+    assert res.marks[1].pos.char == _char(doc, 3, "2 Moving, renaming and reintro-")

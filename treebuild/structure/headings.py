@@ -339,11 +339,12 @@ def _sentence(words: list[str]) -> bool:
     return lower >= H.sentence_lower * (len(words) - 1)
 
 
-def _heading_text(text: str, heading_type: bool = False) -> bool:
+def _heading_text(text: str, scale: float = 1.0) -> bool:
+    """``text`` reads as a title; ``scale`` is its type size over the body size."""
     words = text.split()
     if not words or len(words) > H.max_words or len(text) > H.max_chars:
         return False
-    if body_text_like(text, heading_type=heading_type):
+    if body_text_like(text, heading_type=scale >= H.named_head):
         return False
     core = re.sub(r"[\s.\-\u2013\u2014:()0-9]", "", text)
     letters = sum(c.isalpha() for c in core)
@@ -534,8 +535,7 @@ def _page_headings(u: int, rows: list[_Row], lines: list[Line], skip: set[int], 
         prominent = _prominent(row, body) or (
             numbering is not None and numbering.kind in ("part", "item") and _caps(numbering.label)
             and row.size >= body.size - 0.3 and not row.mono) or _centred_caps(run, numbering, body) or titled
-        ok = prominent and starts_block and len(run) <= max_rows \
-            and _heading_text(text, row.size >= body.size * H.named_head) \
+        ok = prominent and starts_block and len(run) <= max_rows and _heading_text(text, row.size / body.size) \
             and not (row.italic and not row.bold and row.size <= body.size * 1.15) \
             and not _beside(run, lines, skip) and not _runs_on(run, rows[i] if i < n else None) \
             and not _in_table(run, prev, rows[i] if i < n else None, lines, body)
