@@ -216,6 +216,12 @@ class Heuristics:
     """A numbered row of a TOC without page numbers is at most this long."""
     indent_tolerance: float = 4.0
     """Points of indentation treated as equal in a TOC's levels."""
+    hanging_indent: float = 20.0
+    """The later lines of a wrapped TOC title hang at most this far right of its first line's title
+    (under the title when the label is set apart, past the label when it is not)."""
+    middle_line_width: float = 0.75
+    """The middle line of a TOC title wrapped over three lines is at least this share of the first
+    line's title width (the typesetter filled it; a pageless child entry is a short title)."""
 
     # page windows and outline checks (windows.py, outline_quality.py, sources.py; issue 8 design block)
     window_min_cut: float = 1 / 3
