@@ -588,6 +588,27 @@ def test_run_in_subsections_open_their_paragraphs(tmp_path: Path) -> None:
     assert _titles(roots) == expected
 
 
+def test_a_run_in_title_holding_an_abbreviation_keeps_its_words(tmp_path: Path) -> None:
+    """``4.9. Recursive vs. Computable. To disable ...``: the stop of ``vs.`` is not the run-in
+    title's end (the title used to be cut to ``Recursive vs``)."""
+    w = Writer(header=None)
+    line = _full_line()
+
+    def paragraph(first: str) -> None:
+        w.y += 6
+        w.line(first)
+        for _ in range(5):
+            w.line(line)
+
+    w.centred("1. NOTATION", size=10, bold=False)
+    paragraph(line)
+    subs = ["Recursive vs. Computable", "Sets cf. Classes", "Quantifiers"]
+    for j, sub in enumerate(subs, start=1):
+        paragraph(f"1.{j}. {sub}. To disable these commands pass the option to the package.")
+    roots, _ = build_nodes(read(w.save(tmp_path / "notation.pdf")), DETECT)
+    assert _titles(roots) == [("1. NOTATION", 1)] + [(f"1.{j}. {sub}", 2) for j, sub in enumerate(subs, start=1)]
+
+
 def test_a_diagrams_labels_beside_a_heading_do_not_make_it_a_table_row(tmp_path: Path) -> None:
     """A two-column manual: a structure diagram in the right column has tiny atom numbers at the height
     of a heading in the left column. Numbers beside a line used to make it a table row's label."""

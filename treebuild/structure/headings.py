@@ -440,7 +440,11 @@ CENTRED_TOLERANCE = 12.0
 """Points by which a centred line's middle may miss the text column's middle."""
 
 
-_RUN_IN = re.compile(r"^(?P<title>[A-Z][^.;:!?]{2,80}?)\.\s+(?P<next>[A-Z(\\])")
+_ABBREVIATIONS = ("vs", "cf", "etc", "resp", "approx", "No", "Fig", "Vol", "Dr", "St")
+"""Words whose stop is not a sentence end (``Recursive vs. Computable.`` is one run-in title)."""
+_RUN_IN = re.compile(r"^(?P<title>[A-Z](?:[^.;:!?]|(?:" + "|".join(rf"(?<=\b{w})" for w in _ABBREVIATIONS)
+                     + r")\.){2,80}?)" + "".join(rf"(?<!\b{w})" for w in _ABBREVIATIONS)
+                     + r"\.\s+(?P<next>[A-Z(\\])")
 
 
 def _under_company(run: list[_Row], start: int, lines: list[Line]) -> bool:
