@@ -223,13 +223,13 @@ def _exact_on_page(pt: PageTexts, unit: int, want: _Want, min_char: int,
     flat = pt.flat(unit)
     probe = want.bare or want.full
     short_here = want.short is not None and f" {want.short} " in flat
-    if f" {probe} " not in flat and f" {want.full} " not in flat and not short_here \
-            and f" {probe} " not in pt.joined(unit):
+    whole = f" {probe} " in flat or f" {want.full} " in flat
+    if not whole and not short_here and f" {probe} " not in pt.joined(unit):
         return None
     target = len(want.full)
     tlines = [(c, t) for c, t in pt.text_lines(unit) if c >= min_char]
     norms = [t for _, t in tlines]
-    cut = pt.broken(unit)
+    cut = frozenset() if whole else pt.broken(unit)  # only a title found hyphenated needs the joins
     broken = [c in cut for c, _ in tlines] if cut else None
     by_label: tuple[str, float, int] | None = None
     by_bare: tuple[str, float, int] | None = None
