@@ -180,3 +180,21 @@ def test_body_size_tie_goes_to_the_size_read_first(tmp_path: Path) -> None:
         assert sum(len(ln.text) for ln in doc.lines(0) if ln.size == first) == \
             sum(len(ln.text) for ln in doc.lines(0) if ln.size == second)
         assert scan_headings(doc).body_size == first
+
+
+def test_numbered_heads_in_heading_type_may_open_in_lower_case(tmp_path: Path) -> None:
+    # a class manual names its sections for options and environments (``5.1 oneside | twoside``):
+    # in a type well above the body they are headings, while a list item set near the body size
+    # that opens in lower case still reads as running text
+    w = Writer(header=None)
+    w.heading("5 Class options", size=17)
+    w.paras(1)
+    heads = ["5.1 oneside | twoside", "5.2 bind | nobind | bindnopdf", "5.3 figure and sidewaysfigure environments"]
+    for text in heads:
+        w.heading(text, size=14, bold=False)
+        w.paras(1)
+    w.heading("1.5 percent multiplied by the Employee's Credited Service", size=11, bold=True)
+    w.paras(1)
+    doc = read(w.save(tmp_path / "options.pdf"))
+    assert [h.title for h in scan_headings(doc).headings] == ["5 Class options", *heads]
+    assert body_text_like("5.1 oneside | twoside") and not body_text_like("5.1 oneside | twoside", heading_type=True)

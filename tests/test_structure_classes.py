@@ -560,6 +560,14 @@ def test_implementation_notes_in_a_numbered_manual_stay_minor_beside_a_change_hi
     assert _titles(roots) == expected
 
 
+def _paragraph(w: Writer, first: str, line: str) -> None:
+    """A paragraph in the body type opening with ``first`` (a run-in head's line), five lines long."""
+    w.y += 6
+    w.line(first)
+    for _ in range(5):
+        w.line(line)
+
+
 def test_run_in_subsections_open_their_paragraphs(tmp_path: Path) -> None:
     """The AMS article style: ``2.1. Priority Trees. Note the ...`` opens a paragraph in the body type,
     the title running into the text. A series of them under a numbered section is its sub-sections
@@ -568,10 +576,7 @@ def test_run_in_subsections_open_their_paragraphs(tmp_path: Path) -> None:
     line = _full_line()
 
     def paragraph(first: str) -> None:
-        w.y += 6
-        w.line(first)
-        for _ in range(5):
-            w.line(line)
+        _paragraph(w, first, line)
 
     expected: list[tuple[str, int]] = []
     subs = {2: ["Priority Trees", "Computations", "Set Notation"]}
@@ -586,6 +591,20 @@ def test_run_in_subsections_open_their_paragraphs(tmp_path: Path) -> None:
     paragraph("3.1. Install the package. Then run the tests again and compare.")
     roots, _ = build_nodes(read(w.save(tmp_path / "article.pdf")), DETECT)
     assert _titles(roots) == expected
+
+
+def test_a_run_in_title_holding_an_abbreviation_keeps_its_words(tmp_path: Path) -> None:
+    """``4.9. Recursive vs. Computable. To disable ...``: the stop of ``vs.`` is not the run-in
+    title's end (the title used to be cut to ``Recursive vs``)."""
+    w = Writer(header=None)
+    line = _full_line()
+    w.centred("1. NOTATION", size=10, bold=False)
+    _paragraph(w, line, line)
+    subs = ["Recursive vs. Computable", "Sets cf. Classes", "Quantifiers"]
+    for j, sub in enumerate(subs, start=1):
+        _paragraph(w, f"1.{j}. {sub}. To disable these commands pass the option to the package.", line)
+    roots, _ = build_nodes(read(w.save(tmp_path / "notation.pdf")), DETECT)
+    assert _titles(roots) == [("1. NOTATION", 1)] + [(f"1.{j}. {sub}", 2) for j, sub in enumerate(subs, start=1)]
 
 
 def test_a_diagrams_labels_beside_a_heading_do_not_make_it_a_table_row(tmp_path: Path) -> None:

@@ -760,3 +760,45 @@ def test_a_toc_that_ends_where_the_list_of_tables_begins(tmp_path: Path) -> None
     assert res is not None
     assert res.toc_pages == [1, 2]
     assert [m.title for m in res.marks] == titles
+
+
+def test_a_long_heading_hyphenated_at_its_line_end_is_found_on_its_page(tmp_path: Path) -> None:
+    # the typesetter wraps a long section title and hyphenates its last word (``reintro-`` /
+    # ``ducing packages``); the title printed whole in the next page's running foot (``2. Moving,
+    # ...``) must not take the section, nor push its first sub-section out of reach
+    title = "2 Moving, renaming and reintroducing packages"
+    b = Builder(tmp_path / "hyphen.pdf")
+    b.blank("Guide")
+    b.toc([TocRow(0, "1 Setup", "1"), TocRow(0, title, "2"), TocRow(1, "2.1 Moving packages", "2"),
+           TocRow(0, "3 Limits", "3")], style="dots")
+    b.body([Heading("1 Setup")], folio="1")
+    b.body([Heading("2 Moving, renaming and reintro-", y=300), Heading("ducing packages", y=318),
+            Heading("2.1 Moving packages", y=460, size=12)], folio="2")
+    b.body([Heading("3 Limits", y=400), Heading("2. " + title[2:], y=720, size=8, bold=False)], folio="3")
+    doc = _read(b.save())
+    res = toc_marks(doc)
+    assert res is not None
+    assert [(m.title, m.pos.unit) for m in res.marks] == [("1 Setup", 2), (title, 3), ("2.1 Moving packages", 3),
+                                                        ("3 Limits", 4)]
+    assert res.marks[1].pos.char == _char(doc, 3, "2 Moving, renaming and reintro-")
+
+
+def test_entries_wrapped_over_three_lines(tmp_path: Path) -> None:
+    # the middle line of a title wrapped over three lines has no page of its own: it is the title's
+    # second line, not an entry (it used to keep only the first line, the rest an entry of its own)
+    long = "7 Listings with a background colour and escaped formulas set inside the frame of a box"
+    b = Builder(tmp_path / "wrap3.pdf")
+    b.blank("Operations Guide")
+    b.toc([TocRow(0, "6 Startup", "1"), TocRow(0, long, "2"), TocRow(1, "7.1 Escalation", "3"),
+           TocRow(0, "8 Shutdown", "4")], style="dots", width=170)
+    b.body([Heading("6 Startup")], folio="1")
+    b.body([Heading(long, size=11)], folio="2")
+    b.body([Heading("7.1 Escalation", size=12)], folio="3")
+    b.body([Heading("8 Shutdown")], folio="4")
+    doc = _read(b.save())
+    rows = [ln.text for ln in doc.lines(1)]
+    assert sum(1 for t in rows if t.split()[0] in long.split()) >= 3  # the TOC really wraps it three times
+    res = toc_marks(doc)
+    assert res is not None
+    assert [e.title for e in res.parsed] == ["6 Startup", long, "7.1 Escalation", "8 Shutdown"]
+    assert _where(res) == [("6 Startup", 2, 1), (long, 3, 1), ("7.1 Escalation", 4, 2), ("8 Shutdown", 5, 1)]

@@ -315,12 +315,14 @@ def _headed_by_figures(row: _Row, lines: list[Line], near: float) -> bool:
                and any(c.isdigit() for c in line.text) for line in lines)
 
 
-def body_text_like(text: str) -> bool:
+def body_text_like(text: str, *, heading_type: bool = False) -> bool:
     """A line of running text that merely looks prominent: it ends mid-sentence (``;``, ``,``,
     ``and``, ``of``), it is a numbered list item that reads as a sentence (``(iv) requires payment
     ...``, ``1.5 percent multiplied by ...``), or it holds a sentence break (``... Exhibit A. The
     eligible ...``) in a long line. Plan documents and agreements set such lines in their own body
-    size, which a filing's smaller body size makes look like headings."""
+    size, which a filing's smaller body size makes look like headings. A numbered line in
+    ``heading_type`` (well above the body size) may open in lower case: ``5.1 oneside | twoside``,
+    ``3.4 figure and sidewaysfigure environments`` name what they document."""
     t = " ".join(text.split()).rstrip()
     if not t:
         return False
@@ -334,7 +336,8 @@ def body_text_like(text: str) -> bool:
         m = LIST_LABEL.match(t)
         rest = t[m.end():] if m else t
     rest_words = rest.split()
-    if rest is not t and len(rest_words) >= 3 and rest_words[0][:1].islower():
+    if rest is not t and len(rest_words) >= 3 and rest_words[0][:1].islower() \
+            and not (heading_type and numbering is not None):
         return True
     if numbering is None and _sentence(words):
         return True
@@ -351,11 +354,12 @@ def _sentence(words: list[str]) -> bool:
     return lower >= H.sentence_lower * (len(words) - 1)
 
 
-def _heading_text(text: str) -> bool:
+def _heading_text(text: str, scale: float = 1.0) -> bool:
+    """``text`` reads as a title; ``scale`` is its type size over the body size."""
     words = text.split()
     if not words or len(words) > H.max_words or len(text) > H.max_chars:
         return False
-    if body_text_like(text):
+    if body_text_like(text, heading_type=scale >= H.named_head):
         return False
     core = re.sub(r"[\s.\-\u2013\u2014:()0-9]", "", text)
     letters = sum(c.isalpha() for c in core)
@@ -451,7 +455,11 @@ CENTRED_TOLERANCE = 12.0
 """Points by which a centred line's middle may miss the text column's middle."""
 
 
-_RUN_IN = re.compile(r"^(?P<title>[A-Z][^.;:!?]{2,80}?)\.\s+(?P<next>[A-Z(\\])")
+_ABBREVIATIONS = ("vs", "cf", "etc", "resp", "approx", "No", "Fig", "Vol", "Dr", "St")
+"""Words whose stop is not a sentence end (``Recursive vs. Computable.`` is one run-in title)."""
+_RUN_IN = re.compile(r"^(?P<title>[A-Z](?:[^.;:!?]|(?:" + "|".join(rf"(?<=\b{w})" for w in _ABBREVIATIONS)
+                     + r")\.){2,80}?)" + "".join(rf"(?<!\b{w})" for w in _ABBREVIATIONS)
+                     + r"\.\s+(?P<next>[A-Z(\\])")
 _LEAD_DASHES = "\u2014\u2013-"
 """What separates a run-in head from its paragraph's text (an em dash, an en dash, a hyphen)."""
 
@@ -584,7 +592,7 @@ def _page_headings(u: int, rows: list[_Row], lines: list[Line], skip: set[int], 
         prominent = _prominent(row, body) or (
             numbering is not None and numbering.kind in ("part", "item") and _caps(numbering.label)
             and row.size >= body.size - 0.3 and not row.mono) or _centred_caps(run, numbering, body) or titled
-        ok = prominent and starts_block and len(run) <= max_rows and _heading_text(text) \
+        ok = prominent and starts_block and len(run) <= max_rows and _heading_text(text, row.size / body.size) \
             and not (row.italic and not row.bold and row.size <= body.size * 1.15) \
             and not _beside(run, lines, skip) and not _runs_on(run, rows[i] if i < n else None) \
             and not _in_table(run, prev, rows[i] if i < n else None, lines, body)

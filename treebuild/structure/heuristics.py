@@ -71,6 +71,9 @@ class Heuristics:
     """... as are runs of more words."""
     larger: float = 1.08
     """A size this much above the body size is a heading size."""
+    named_head: float = 1.25
+    """A numbered row this much above the body size opening in lower case names an option or command
+    (``5.1 oneside | twoside``): list items that read as sentences are set near the body size."""
     repeat_share: float = 0.03
     """An unnumbered title on this share of pages (and at least 5) is a form or table header."""
     run_in_words: int = 6
@@ -213,6 +216,12 @@ class Heuristics:
     """A numbered row of a TOC without page numbers is at most this long."""
     indent_tolerance: float = 4.0
     """Points of indentation treated as equal in a TOC's levels."""
+    hanging_indent: float = 20.0
+    """The later lines of a wrapped TOC title hang at most this far right of its first line's title
+    (under the title when the label is set apart, past the label when it is not)."""
+    middle_line_width: float = 0.75
+    """The middle line of a TOC title wrapped over three lines is at least this share of the first
+    line's title width (the typesetter filled it; a pageless child entry is a short title)."""
 
     # page windows and outline checks (windows.py, outline_quality.py, sources.py; issue 8 design block)
     window_min_cut: float = 1 / 3

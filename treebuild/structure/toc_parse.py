@@ -245,12 +245,25 @@ def _continues_title(prev: _Raw, r: _Raw, after: _Raw | None, right: float) -> b
     if _OPEN_END.search(prev.title):
         return True
     if not r.has_page:
-        return False
+        return _middle_line(prev, r, after)
     span = right - prev.x0
     if span > 0 and (prev.x1 - prev.x0) >= 0.6 * span and r.x0 >= prev.title_x0 - 2:
         return True
     alone = after is None or after.unit != r.unit or abs(after.x0 - r.x0) > 1.0
     return alone and r.x0 > prev.x0 + 1 and r.bold == prev.bold and not prev.title.endswith((".", ":", "!", "?"))
+
+
+def _middle_line(prev: _Raw, r: _Raw, after: _Raw | None) -> bool:
+    """Row ``r`` is the middle line of a title wrapped over three lines (``7.2 Listings with a
+    background`` / ``colour and LaTeX escaped for-`` / ``mulas ... 56``): set at the title's left
+    edge or hanging a little past it, filled about as wide as the first line, and the row after it,
+    aligned with it and not numbered, ends the entry with its page."""
+    if after is None or after.unit != r.unit or not after.has_page or abs(after.x0 - r.x0) > 1.0:
+        return False
+    if not prev.title_x0 - 2 <= r.x0 <= prev.title_x0 + H.hanging_indent or r.bold != prev.bold:
+        return False
+    return r.x1 - r.x0 >= H.middle_line_width * (prev.x1 - prev.title_x0) \
+        and parse_numbering(after.title, entry=True) is None
 
 
 def _can_parent(p: TocEntry, e: TocEntry) -> bool:

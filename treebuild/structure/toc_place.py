@@ -35,6 +35,8 @@ _LEAD_WORD_SET = frozenset(normalize_title(w) for w in (*LABEL_KEYWORDS, *LONE_L
 _LEAD_WORDS = re.compile(rf"^(?:{keyword_alternation(sorted(_LEAD_WORD_SET))}) ")
 _DISTINCT_KINDS = {"part", "item", "chapter", "appendix", "article", "section", "note", "exhibit", "schedule"}
 _TRAILING_PAREN = re.compile(r"^(.*\S)\s*\([^()]{1,20}\)$")
+_BROKEN_WORD = re.compile(r"(?<=[^\W\d_])-\n(?=[^\W\d_])")
+"""A word hyphenated at a line end (``reintro-`` / ``ducing``): a long heading wrapped by the typesetter."""
 
 
 @dataclass
@@ -54,6 +56,8 @@ class PageTexts:
         self._starts: dict[int, str] = {}
         self._lines: dict[int, list[tuple[Line, str]]] = {}
         self._tlines: dict[int, list[tuple[int, str]]] = {}
+        self._broken: dict[int, frozenset[int]] = {}
+        self._joined: dict[int, str] = {}
         self._body: dict[int, float] = {}
 
     def flat(self, unit: int) -> str:
@@ -61,6 +65,27 @@ class PageTexts:
         if unit not in self._flat:
             self._flat[unit] = " " + normalize_title(self.doc.units[unit].text) + " "
         return self._flat[unit]
+
+    def joined(self, unit: int) -> str:
+        """:meth:`flat` with the words hyphenated at line ends joined (``reintro-`` / ``ducing`` is
+        ``reintroducing``); empty when the page has none."""
+        if unit not in self._joined:
+            text = self.doc.units[unit].text
+            joined = _BROKEN_WORD.sub("", text)
+            self._joined[unit] = " " + normalize_title(joined) + " " if joined != text else ""
+        return self._joined[unit]
+
+    def broken(self, unit: int) -> frozenset[int]:
+        """Start chars of the unit's text lines that end in a hyphenated word."""
+        if unit not in self._broken:
+            text = self.doc.units[unit].text
+            out: set[int] = set()
+            for m in _BROKEN_WORD.finditer(text):
+                start = text.rfind("\n", 0, m.start()) + 1
+                raw = text[start:m.start()]
+                out.add(start + len(raw) - len(raw.lstrip()))
+            self._broken[unit] = frozenset(out)
+        return self._broken[unit]
 
     def starts(self, unit: int) -> str:
         """Normalised text lines joined by newlines, for "a line starts with" tests."""
@@ -139,15 +164,21 @@ def _strip_lead(s: str) -> str:
     return _LEAD_WORDS.sub("", s, count=1)
 
 
-def _joins(norms: list[str], k: int, target: int) -> list[str]:
-    """Line ``k`` alone, then joined with the next one or two lines while shorter than the title."""
+def _joins(norms: list[str], k: int, target: int, broken: list[bool] | None = None) -> list[str]:
+    """Line ``k`` alone, then joined with the next one or two lines while shorter than the title
+    (a line ending in a hyphenated word joined both with and without the space)."""
     joined = norms[k]
     out = [joined]
+    glued = joined if broken is not None else None
     for j in range(k + 1, min(k + 3, len(norms))):
         if len(joined) >= target + 8:
             break
+        if glued is not None and broken is not None:
+            glued = f"{glued}{'' if broken[j - 1] else ' '}{norms[j]}"
         joined = f"{joined} {norms[j]}"
         out.append(joined)
+        if glued is not None and glued != joined:
+            out.append(glued)
     return out
 
 
@@ -192,11 +223,14 @@ def _exact_on_page(pt: PageTexts, unit: int, want: _Want, min_char: int,
     flat = pt.flat(unit)
     probe = want.bare or want.full
     short_here = want.short is not None and f" {want.short} " in flat
-    if f" {probe} " not in flat and f" {want.full} " not in flat and not short_here:
+    whole = f" {probe} " in flat or f" {want.full} " in flat
+    if not whole and not short_here and f" {probe} " not in pt.joined(unit):
         return None
     target = len(want.full)
     tlines = [(c, t) for c, t in pt.text_lines(unit) if c >= min_char]
     norms = [t for _, t in tlines]
+    cut = frozenset() if whole else pt.broken(unit)  # only a title found hyphenated needs the joins
+    broken = [c in cut for c, _ in tlines] if cut else None
     by_label: tuple[str, float, int] | None = None
     by_bare: tuple[str, float, int] | None = None
     bare_ok = want.bare is not None
@@ -205,7 +239,7 @@ def _exact_on_page(pt: PageTexts, unit: int, want: _Want, min_char: int,
     # a line with its lead word stripped ("chapter 6 title" -> "6 title") is a suffix of the line, so the
     # pattern runs only where that suffix can be the title
     for k, (char, norm) in enumerate(tlines):
-        for cand in _joins(norms, k, max(target, len(want.bare or ""))):
+        for cand in _joins(norms, k, max(target, len(want.bare or "")), broken):
             if cand == full or cand.endswith(full) and _strip_lead(cand) == full:
                 return "exact", 1.0, char
             if by_bare is None and bare_ok and cand == want.bare:
