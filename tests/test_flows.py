@@ -1,6 +1,6 @@
 """Real Prefect flow runs of the backfill and scheduled ingest flows.
 
-One Prefect server for the session (``prefect_test_harness`` on a free port, temporary
+One Prefect server for the module (``prefect_test_harness`` on a free port, temporary
 PREFECT_HOME from conftest, analytics off); worker processes, the CLI, ``prefect deploy`` and a
 process worker reach it through ``PREFECT_API_URL``. Documents are generated here: PDFs with
 PyMuPDF, Markdown, and broken files.
@@ -30,14 +30,23 @@ from treebuild.errors import ReadError, StoreError
 from treebuild.store import Store
 
 ROOT = Path(__file__).resolve().parent.parent
+POLL_SECONDS = 0.5  # how often the tests read a deployment run's state (run_deployment's default, 5 s, was idle time)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def prefect_api() -> Iterator[str]:
-    """The session's Prefect API URL (one local server for every flow test)."""
+    """The module's Prefect API URL (one local server for every flow test; only this module uses one).
+
+    Module scope, not session: leaving the harness drains Prefect's log and event worker threads, so they do
+    not run on (and touch the global ``random`` state, which hypothesis reports as a deprecated use of
+    ``random`` inside a strategy) while later modules' property tests draw their examples."""
     from prefect.settings import PREFECT_API_URL
     from prefect.testing.utilities import prefect_test_harness
 
+    # A worker refused a global-concurrency slot waits as long as the server's Retry-After says: up to 30 s by
+    # default, scaled by the limit's average occupancy (2 s before any slot is released). The test server
+    # caps it at half a second, so the limit test waits about as long as its requests take.
+    os.environ.setdefault("PREFECT_SERVER_CONCURRENCY_MAXIMUM_CONCURRENCY_SLOT_WAIT_SECONDS", "0.5")
     with prefect_test_harness(server_startup_timeout=120):
         url = PREFECT_API_URL.value()
         assert url and url.startswith("http://127.0.0.1:")
@@ -282,7 +291,7 @@ def test_prefect_deploy_and_a_process_worker_run_scheduled_ingest_and_two_batche
     pool = f"treebuild-test-{os.getpid()}"
     env = _env(prefect_api, TREEBUILD_HOME=str(ROOT), TREEBUILD_INBOX=str(inbox), TREEBUILD_STORE=str(store),
                TREEBUILD_CORPUS=str(corpus), TREEBUILD_POOL=pool, PREFECT_WORKER_QUERY_SECONDS="1",
-               PREFECT_TASKS_RUNNER_PROCESS_POOL_MAX_WORKERS="1")
+               PREFECT_WORKER_PREFETCH_SECONDS="1", PREFECT_TASKS_RUNNER_PROCESS_POOL_MAX_WORKERS="1")
     prefect = [sys.executable, "-m", "prefect"]
     subprocess.run([*prefect, "work-pool", "create", pool, "--type", "process"], env=env, check=True,
                    capture_output=True, timeout=120)
@@ -298,10 +307,10 @@ def test_prefect_deploy_and_a_process_worker_run_scheduled_ingest_and_two_batche
                               start_new_session=True)
     try:
         nightly = run_deployment("treebuild-scheduled-ingest/scheduled-ingest", timeout=240,
-                                 parameters={"workers": 1})
+                                 parameters={"workers": 1}, poll_interval=POLL_SECONDS)
         assert nightly.state is not None and nightly.state.is_completed(), nightly.state
         parent = run_deployment("treebuild-backfill-batches/backfill-batches", timeout=300,
-                                parameters={"batch_size": 2, "workers": 1})
+                                parameters={"batch_size": 2, "workers": 1}, poll_interval=POLL_SECONDS)
         assert parent.state is not None and parent.state.is_completed(), parent.state
     finally:
         os.killpg(worker.pid, signal.SIGTERM)
@@ -329,7 +338,8 @@ def test_serve_runs_the_scheduled_ingest_from_one_process(prefect_api: str, tmp_
     name = f"serve-test-{os.getpid()}"
     proc = subprocess.Popen([sys.executable, "-m", "treebuild", "serve", str(inbox), "--cron", "0 3 * * *", "--name",
                              name, "--store", str(tmp_path / "store"), "--workers", "1"],
-                            env=_env(prefect_api), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            env=_env(prefect_api, PREFECT_RUNNER_POLL_FREQUENCY="1"),  # the runner's 10 s poll
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                             start_new_session=True)
     try:
         deployment = None
@@ -342,7 +352,7 @@ def test_serve_runs_the_scheduled_ingest_from_one_process(prefect_api: str, tmp_
                     time.sleep(0.5)
         assert deployment is not None, "serve did not register its deployment"
         assert [s.schedule.cron for s in deployment.schedules] == ["0 3 * * *"]  # type: ignore[union-attr]
-        run = run_deployment(f"treebuild-scheduled-ingest/{name}", timeout=180)
+        run = run_deployment(f"treebuild-scheduled-ingest/{name}", timeout=180, poll_interval=POLL_SECONDS)
         assert run.state is not None and run.state.is_completed(), run.state
     finally:
         os.killpg(proc.pid, signal.SIGTERM)

@@ -8,11 +8,14 @@ node's own text (the own spans partition the document); a store round trip gives
 
 from __future__ import annotations
 
+import itertools
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import docx
 import pymupdf
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -129,10 +132,23 @@ def check_tree(tree: Tree) -> None:
     assert "".join(own.split()) == "".join(whole.split()), "own texts do not add up to the document"
 
 
-def check_round_trip(tree: Tree, path: Path, folder: Path) -> None:
-    store = Store(folder / "store")
-    treebuild.ingest(path, store, settings=SETTINGS)
-    loaded = store.tree("gen")
+_DOC_IDS = itertools.count()
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    """One store for the module's examples (creating a DuckLake catalog per example cost more than the
+    round trip itself); each example commits a new document, so no example sees another's rows."""
+    st = Store(tmp_path_factory.mktemp("properties") / "store")
+    yield st
+    st.close()
+
+
+def check_round_trip(tree: Tree, path: Path, store: Store) -> None:
+    did = f"gen-{next(_DOC_IDS)}"
+    result = treebuild.ingest(path, store, doc_id=did, settings=SETTINGS)
+    assert (result.status, result.version) == ("created", 1)
+    loaded = store.tree(did)
 
     def facts(t: Tree) -> list[tuple[object, ...]]:
         return [(n.node_id, n.title, n.depth, n.ordinal, n.parent_id, n.start, n.end, n.start_page, n.end_page,
@@ -148,33 +164,35 @@ PROPERTY_SETTINGS = settings(max_examples=25, deadline=None, suppress_health_che
 
 @PROPERTY_SETTINGS
 @given(preface=PREFACE, sections=SECTIONS)
-def test_markdown_trees_keep_their_properties(preface: list[str], sections: list[tuple[int, str, list[str]]]) -> None:
+def test_markdown_trees_keep_their_properties(store: Store, preface: list[str],
+                                         sections: list[tuple[int, str, list[str]]]) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         path = _markdown(Path(tmp), preface, sections)
         tree = treebuild.build(path, SETTINGS)
         check_tree(tree)
-        check_round_trip(tree, path, Path(tmp))
+        check_round_trip(tree, path, store)
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(preface=PREFACE, sections=SECTIONS)
-def test_docx_trees_keep_their_properties(preface: list[str], sections: list[tuple[int, str, list[str]]]) -> None:
+def test_docx_trees_keep_their_properties(store: Store, preface: list[str],
+                                         sections: list[tuple[int, str, list[str]]]) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         path = _docx(Path(tmp), preface, sections)
         tree = treebuild.build(path, SETTINGS)
         check_tree(tree)
-        check_round_trip(tree, path, Path(tmp))
+        check_round_trip(tree, path, store)
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(preface=PREFACE, sections=SECTIONS, outline=st.booleans())
-def test_pdf_trees_keep_their_properties(preface: list[str], sections: list[tuple[int, str, list[str]]],
-                                         outline: bool) -> None:
+def test_pdf_trees_keep_their_properties(store: Store, preface: list[str],
+                                         sections: list[tuple[int, str, list[str]]], outline: bool) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         path = _pdf(Path(tmp), preface, sections, outline)
         tree = treebuild.build(path, SETTINGS)
         check_tree(tree)
-        check_round_trip(tree, path, Path(tmp))
+        check_round_trip(tree, path, store)
 
 
 # ---------------------------------------------------------------------------- parser fuzzing
