@@ -13,7 +13,7 @@ from docgen import BODY_SIZE, PAGE_HEIGHT, Text, dest_y, page_text, rewrite_dest
 
 from treebuild import build
 from treebuild.errors import ReadError, UnsupportedFormat
-from treebuild.model import SourceDoc
+from treebuild.model import Line, SourceDoc
 from treebuild.readers import read
 
 DATA = Path(__file__).parent / "data"
@@ -330,3 +330,69 @@ def test_lines_set_word_by_word_read_whole(tmp_path: Path) -> None:
     assert spaced.bold
     text = doc.units[0].text
     assert all(text[ln.char:].startswith(ln.text) for ln in lines)
+
+
+def _tracked_word(page: pymupdf.Page, x: float, y: float, word: str, size: float, track: float) -> float:
+    """``word`` set letter by letter in bold Helvetica, ``track`` points between letters; where it ends."""
+    for ch in word:
+        page.insert_text((x, y), ch, fontsize=size, fontname="hebo")
+        x += pymupdf.get_text_length(ch, fontname="hebo", fontsize=size) + track
+    return x
+
+
+def _body_with_short_lines(path: Path) -> Path:
+    """A page in an 11 pt body (a TeX default) whose paragraphs end in short lines of words and
+    one-letter variables (``of x and y.``), a bold short line of the same kind, and one
+    letter-spaced bold heading whose gap before ``EW`` passes the extractor's space threshold."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    y = 90.0
+    x = _tracked_word(page, 72, y, "OVERVI", 12, 1.5)
+    _tracked_word(page, x + 1.0, y, "EW", 12, 1.5)  # a point wider: the text layer says ``OVERVI EW``
+    body = ("The result holds for every pair of elements drawn from the same group, and the proof given "
+            "below uses nothing but the definition of the group law and the two facts stated before it, "
+            "which hold for every one")
+    y += 30
+    for short in ("of x and y.", "a mod p.", "of x and y."):
+        words = body.split()
+        for start in range(0, len(words), 14):
+            page.insert_text((72, y), " ".join(words[start:start + 14]), fontsize=11, fontname="tiro")
+            y += 13.5
+        page.insert_text((72, y), short, fontsize=11, fontname="tiro")
+        y += 24
+    page.insert_text((72, y), "a mod p.", fontsize=11, fontname="tibo")
+    doc.save(path)
+    return path
+
+
+def test_letter_spacing_repair_leaves_body_lines_alone(tmp_path: Path) -> None:
+    """The letter-spacing repair re-joins ``OVERVI EW`` from its glyphs, but a short line of an
+    11 pt body (``of x and y.``, ``a mod p.``) is not a heading: it keeps its word spaces (they
+    used to be dropped: ``ofxandy.``). Neither does a bold short line lose the spaces the text
+    layer put at its word gaps."""
+    path = _body_with_short_lines(tmp_path / "body.pdf")
+    doc = read(path)
+    assert "OVERVI EW" in doc.units[0].text  # the premise: the text layer splits the heading
+    texts = [ln.text for ln in doc.lines(0)]
+    assert texts[0] == "OVERVIEW"
+    assert texts.count("of x and y.") == 2 and texts.count("a mod p.") == 2
+    assert doc.lines(0)[-1].bold and texts[-1] == "a mod p."
+
+
+def test_letter_spacing_repair_looks_only_at_lines_above_the_body_type(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """The glyph pass of the repair is paid only for lines that stand out from the page's body type
+    (bold, capitals or larger than it): an 11 pt body's short lines are not looked at, although 11 pt
+    is larger than the usual 10 pt body."""
+    from treebuild.readers import pdf
+
+    looked: list[str] = []
+    repair = pdf._repair_spacing
+
+    def spy(page: pymupdf.Page, out: list[Line], spaced: list[int]) -> None:
+        looked.extend(out[i].text for i in spaced)
+        repair(page, out, spaced)
+
+    monkeypatch.setattr(pdf, "_repair_spacing", spy)
+    read(_body_with_short_lines(tmp_path / "body.pdf")).lines(0)
+    assert looked == ["OVERVI EW", "a mod p."]

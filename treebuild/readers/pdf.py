@@ -294,6 +294,8 @@ def _page_layout(page: pymupdf.Page, text: str,
         line_start = text.rfind("\n", 0, block_start) + 1
         blocks.append((float(block["bbox"][1]), float(block["bbox"][3]), line_start))
     if spaced:
+        spaced = _prominent(out, spaced)
+    if spaced:
         _repair_spacing(page, out, spaced)
     return out, blocks
 
@@ -338,7 +340,11 @@ _WORDS_ONLY = re.compile(rf"^[{_L}][{_L}&,.'\u2019-]*(?:\s+[{_L}&][{_L}&,.'\u201
 SPACED_MAX_CHARS = 60
 """Only lines this short are checked for letter spacing (headings, not paragraphs)."""
 PROMINENT_SIZE = 10.5
-"""... and only bold, capitalised or larger lines (10 pt is the usual body size)."""
+"""... and only bold, capitalised or larger lines (10 pt is the usual body size) ..."""
+BODY_STEP = 1.05
+"""... larger than the page's body type by this factor, too (an 11 pt TeX body's short lines are body)."""
+BODY_MIN_CHARS = 200
+"""A page's body type is known from this many characters in one size (a title page's few lines are not)."""
 WORD_GAP = 0.2
 """A gap wider than the line's letter gap by this share of the font size separates words."""
 TRACKED = 0.06
@@ -346,11 +352,11 @@ TRACKED = 0.06
 
 
 def _maybe_spaced(line: Line) -> bool:
-    """Worth a look at the glyphs: a short prominent line (bold, capitals or larger than 10.5 pt)
-    of Latin words, some of them split: a one- or two-letter piece that is not a short word and
-    continues the case of the token before it (``OVERVI EW``, ``Incom e``, ``PART I V``, not
-    ``Box B`` or ``Data Center and AI``), in fewer than half of the tokens. Body lines are left
-    alone: the look costs a glyph pass over the line."""
+    """Worth a look at the glyphs: a short prominent line (bold, capitals or larger than 10.5 pt,
+    and than the page's body type: ``_prominent``) of Latin words, some of them split: a one- or
+    two-letter piece that is not a short word and continues the case of the token before it
+    (``OVERVI EW``, ``Incom e``, ``PART I V``, not ``Box B`` or ``Data Center and AI``), in fewer
+    than half of the tokens. Body lines are left alone: the look costs a glyph pass over the line."""
     text = line.text
     if len(text) > SPACED_MAX_CHARS or not (line.bold or line.size > PROMINENT_SIZE or text.isupper()) \
             or not _WORDS_ONLY.match(text):
@@ -359,6 +365,19 @@ def _maybe_spaced(line: Line) -> bool:
     pieces = sum(1 for prev, tok in zip(tokens, tokens[1:], strict=False)
                  if len(tok) <= 2 and tok.casefold() not in _SHORT_WORDS and prev[-1].isupper() == tok[0].isupper())
     return bool(pieces) and 2 * pieces <= len(tokens)
+
+
+def _prominent(out: list[Line], spaced: list[int]) -> list[int]:
+    """The candidates of ``spaced`` that stand out from the page's body type (the size holding most
+    of the page's characters): bold, capitals, or larger than it. A page without enough text for a
+    body type keeps them all."""
+    chars: dict[float, int] = {}
+    for line in out:
+        chars[line.size] = chars.get(line.size, 0) + len(line.text)
+    size, count = max(chars.items(), key=lambda kv: kv[1])
+    if count < BODY_MIN_CHARS:
+        return spaced
+    return [i for i in spaced if out[i].bold or out[i].text.isupper() or out[i].size > size * BODY_STEP]
 
 
 def _repair_spacing(page: pymupdf.Page, out: list[Line], spaced: list[int]) -> None:
@@ -381,16 +400,24 @@ def _repair_spacing(page: pymupdf.Page, out: list[Line], spaced: list[int]) -> N
 
 def _respace(chars: list[dict[str, Any]], size: float) -> str | None:
     """The line's text with spaces from glyph gaps; ``None`` when it is not letter-spaced (the
-    median gap between two letters is small)."""
-    glyphs = [(c["c"], c["bbox"][0], c["bbox"][2]) for c in chars if not c["c"].isspace()]
+    median gap between two letters of one word of the text layer is small: the gaps where it put a
+    space may be word gaps, as in ``of x and y.``, whose three word gaps would make the median)."""
+    glyphs: list[tuple[str, float, float, bool]] = []  # character, x0, x1, after a space
+    after_space = False
+    for c in chars:
+        if c["c"].isspace():
+            after_space = True
+            continue
+        glyphs.append((c["c"], c["bbox"][0], c["bbox"][2], after_space))
+        after_space = False
     gaps = [b[1] - a[2] for a, b in zip(glyphs, glyphs[1:], strict=False)]
     letters = [g for (a, b), g in zip(zip(glyphs, glyphs[1:], strict=False), gaps, strict=True)
-               if a[0].isalpha() and b[0].isalpha()]
+               if a[0].isalpha() and b[0].isalpha() and not b[3]]
     if len(letters) < 2 or statistics.median(letters) < TRACKED * size:
         return None
     letter = statistics.median(letters)
     parts = [glyphs[0][0]]
-    for (ch, _x0, _x1), gap in zip(glyphs[1:], gaps, strict=True):
+    for (ch, _x0, _x1, _space), gap in zip(glyphs[1:], gaps, strict=True):
         if gap > letter + WORD_GAP * size:
             parts.append(" ")
         parts.append(ch)
