@@ -321,7 +321,7 @@ def body_text_like(text: str, *, heading_type: bool = False) -> bool:
     ...``, ``1.5 percent multiplied by ...``), or it holds a sentence break (``... Exhibit A. The
     eligible ...``) in a long line. Plan documents and agreements set such lines in their own body
     size, which a filing's smaller body size makes look like headings. A numbered line in
-    ``heading_type`` (well above the body size) may open in lower case: ``5.1 oneside | twoside``,
+    ``heading_type`` (well above the body size) may open in lower case: ``5.1 draft | final``,
     ``3.4 figure and sidewaysfigure environments`` name what they document."""
     t = " ".join(text.split()).rstrip()
     if not t:
@@ -456,7 +456,7 @@ CENTRED_TOLERANCE = 12.0
 
 
 _ABBREVIATIONS = ("vs", "cf", "etc", "resp", "approx", "No", "Fig", "Vol", "Dr", "St")
-"""Words whose stop is not a sentence end (``Recursive vs. Computable.`` is one run-in title)."""
+"""Words whose stop is not a sentence end (``Parsers vs. Lexers.`` is one run-in title)."""
 _RUN_IN = re.compile(r"^(?P<title>[A-Z](?:[^.;:!?]|(?:" + "|".join(rf"(?<=\b{w})" for w in _ABBREVIATIONS)
                      + r")\.){2,80}?)" + "".join(rf"(?<!\b{w})" for w in _ABBREVIATIONS)
                      + r"\.\s+(?P<next>[A-Z(\\])")

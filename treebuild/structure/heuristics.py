@@ -73,7 +73,7 @@ class Heuristics:
     """A size this much above the body size is a heading size."""
     named_head: float = 1.25
     """A numbered row this much above the body size opening in lower case names an option or command
-    (``5.1 oneside | twoside``): list items that read as sentences are set near the body size."""
+    (``5.1 draft | final``): list items that read as sentences are set near the body size."""
     repeat_share: float = 0.03
     """An unnumbered title on this share of pages (and at least 5) is a form or table header."""
     run_in_words: int = 6

@@ -254,8 +254,8 @@ def _continues_title(prev: _Raw, r: _Raw, after: _Raw | None, right: float) -> b
 
 
 def _middle_line(prev: _Raw, r: _Raw, after: _Raw | None) -> bool:
-    """Row ``r`` is the middle line of a title wrapped over three lines (``7.2 Listings with a
-    background`` / ``colour and LaTeX escaped for-`` / ``mulas ... 56``): set at the title's left
+    """Row ``r`` is the middle line of a title wrapped over three lines (``7.2 Reading a
+    configuration`` / ``file from a second location and merg-`` / ``ing it ... 56``): set at the title's left
     edge or hanging a little past it, filled about as wide as the first line, and the row after it,
     aligned with it and not numbered, ends the entry with its page."""
     if after is None or after.unit != r.unit or not after.has_page or abs(after.x0 - r.x0) > 1.0:

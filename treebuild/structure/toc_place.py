@@ -36,7 +36,7 @@ _LEAD_WORDS = re.compile(rf"^(?:{keyword_alternation(sorted(_LEAD_WORD_SET))}) "
 _DISTINCT_KINDS = {"part", "item", "chapter", "appendix", "article", "section", "note", "exhibit", "schedule"}
 _TRAILING_PAREN = re.compile(r"^(.*\S)\s*\([^()]{1,20}\)$")
 _BROKEN_WORD = re.compile(r"(?<=[^\W\d_])-\n(?=[^\W\d_])")
-"""A word hyphenated at a line end (``reintro-`` / ``ducing``): a long heading wrapped by the typesetter."""
+"""A word hyphenated at a line end (``configu-`` / ``ration``): a long heading wrapped by the typesetter."""
 
 
 @dataclass
@@ -67,8 +67,8 @@ class PageTexts:
         return self._flat[unit]
 
     def joined(self, unit: int) -> str:
-        """:meth:`flat` with the words hyphenated at line ends joined (``reintro-`` / ``ducing`` is
-        ``reintroducing``); empty when the page has none."""
+        """:meth:`flat` with the words hyphenated at line ends joined (``configu-`` / ``ration`` is
+        ``configuration``); empty when the page has none."""
         if unit not in self._joined:
             text = self.doc.units[unit].text
             joined = _BROKEN_WORD.sub("", text)
