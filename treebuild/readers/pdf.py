@@ -279,13 +279,11 @@ def _page_layout(page: pymupdf.Page, text: str,
                 block_start = char
             x0, y0, x1, y1 = line["bbox"]
             # positional, in the field order of ``Line`` (text, size, bold, x0, y0, x1, y1, char, block,
-            # font): a third cheaper than keywords, and a filing's table page has hundreds of lines
-            if lead is None or not lead["text"].strip():
-                out.append(Line(stripped, round(float(main["size"]), 2), bool(bold), x0, y0, x1, y1, char, bno,
-                                main["font"]))
-            else:
-                out.append(Line(stripped, round(float(main["size"]), 2), bool(bold), x0, y0, x1, y1, char, bno,
-                                main["font"], len(lead["text"].strip()), round(float(lead["size"]), 2)))
+            # font, lead, lead_size): a third cheaper than keywords, and a filing's table page has hundreds of lines
+            lead_chars = len(lead["text"].strip()) if lead is not None else 0
+            lead_size = round(float(lead["size"]), 2) if lead_chars and lead is not None else 0.0
+            out.append(Line(stripped, round(float(main["size"]), 2), bool(bold), x0, y0, x1, y1, char, bno,
+                            main["font"], lead_chars, lead_size))
             if _maybe_spaced(out[-1]):
                 spaced.append(len(out) - 1)
         if block_start is None:  # a block of white space only: it starts where the text stands

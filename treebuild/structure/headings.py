@@ -257,6 +257,11 @@ def _caps(text: str) -> bool:
     return letters >= 2
 
 
+CELL_GAP = 8.0
+"""Points of blank between a row and a line to its right (or left) that make them two cells of one
+table row, not one line of text."""
+
+
 def _beside(run: list[_Row], lines: list[Line], skip: set[int]) -> bool:
     """Other text at the same height: a table row (numeric cells) or a figure label (same style)."""
     row = run[0]
@@ -273,7 +278,8 @@ def _beside(run: list[_Row], lines: list[Line], skip: set[int]) -> bool:
     for j, line in enumerate(lines):
         if j in skip or j in own:
             continue
-        if line.y0 < row.y1 - 1 and line.y1 > row.y0 + 1 and (line.x0 > row.x1 + 8 or line.x1 < row.x0 - 8):
+        if line.y0 < row.y1 - 1 and line.y1 > row.y0 + 1 and (line.x0 > row.x1 + CELL_GAP
+                                                             or line.x1 < row.x0 - CELL_GAP):
             if line.size < H.figure_label * row.size:
                 continue  # a diagram's labels in the next column, not a table's figures
             if _NUMERIC_CELL.match(line.text) and any(c.isdigit() for c in line.text):
@@ -290,7 +296,7 @@ def _figures_row(row: _Row, lines: list[Line]) -> bool:
     cells = row.text.split("  ")
     if any(_NUMERIC_CELL.match(c) and any(ch.isdigit() for ch in c) for c in cells[1:]):
         return True
-    return any(line.y0 < row.y1 - 1 and line.y1 > row.y0 + 1 and line.x0 > row.x1 + 8
+    return any(line.y0 < row.y1 - 1 and line.y1 > row.y0 + 1 and line.x0 > row.x1 + CELL_GAP
                and _NUMERIC_CELL.match(line.text) and any(c.isdigit() for c in line.text) for line in lines)
 
 
@@ -311,7 +317,8 @@ def _headed_by_figures(row: _Row, lines: list[Line], near: float) -> bool:
     columns to its right; they count whatever else took them (a table header at the same height on
     many pages is read as page furniture, and the row above the label is then the text above the
     table)."""
-    return any(row.y0 - near < line.y1 <= row.y0 + 1 and line.x0 > row.x1 + 8 and _NUMERIC_CELL.match(line.text)
+    return any(row.y0 - near < line.y1 <= row.y0 + 1 and line.x0 > row.x1 + CELL_GAP
+               and _NUMERIC_CELL.match(line.text)
                and any(c.isdigit() for c in line.text) for line in lines)
 
 
