@@ -329,7 +329,7 @@ def body_text_like(text: str, *, heading_type: bool = False) -> bool:
     eligible ...``) in a long line. Plan documents and agreements set such lines in their own body
     size, which a filing's smaller body size makes look like headings. A numbered line in
     ``heading_type`` (well above the body size) may open in lower case: ``5.1 draft | final``,
-    ``3.4 figure and sidewaysfigure environments`` name what they document."""
+    ``3.4 table and figure environments`` name what they document."""
     t = " ".join(text.split()).rstrip()
     if not t:
         return False
