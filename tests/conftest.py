@@ -14,10 +14,10 @@ os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
 os.environ.setdefault("PREFECT_HOME", tempfile.mkdtemp(prefix="treebuild-prefect-"))
 os.environ.pop("TREEBUILD_STORE", None)
 os.environ.pop("TREEBUILD_MODEL", None)
-# pytest-xdist workers inherit COLUMNS=80 from the controller; the CLI lays its tables out for the terminal it
-# finds at import (200 columns when piped), so a worker gets what a plain `pytest` run gets.
-if os.environ.get("PYTEST_XDIST_WORKER"):
-    os.environ.pop("COLUMNS", None)
+# The CLI lays its tables out for the terminal it finds at import (200 columns when piped); a COLUMNS exported
+# by the shell (or inherited by pytest-xdist workers from the controller) would narrow them and cut the ids the
+# tests look for, so every run lays out as a piped run does.
+os.environ.pop("COLUMNS", None)
 
 # A suite started in the background (`./scripts/test &`, nohup) inherits SIGINT ignored, and every process
 # the tests start inherits that too, so tests that stop a child with SIGINT (or a Prefect worker, which
