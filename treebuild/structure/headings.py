@@ -672,8 +672,8 @@ def _mark_title(found: list[Heading], cover_chars: int, typical_chars: int, page
     """The document's own title (``The nicematrix package``, ``METAPOST``) is not a section: the
     headings that open the document on its first page, unnumbered, in one size and one right under
     the other (a title set over several lines: ``A LaTeX package to attach`` / ``line numbers to
-    paragraphs``), set larger than every other heading before the back matter (``Heuristics.title_step``,
-    ``title_back_share``: an index set in a display size does not make the title a section), with the
+    paragraphs``), set larger than every other heading (``Heuristics.title_step``) but one in the back
+    matter (``title_back_share``, ``title_back_rivals``: an index in a display size), with the
     author and date lines set right under them; or every heading of a first page that holds no more
     text than a title page (``Heuristics.title_page_chars``, and a small share of a typical page's: a
     short first section is no title page) and no numbered heading. They stay minor headings
@@ -688,9 +688,11 @@ def _mark_title(found: list[Heading], cover_chars: int, typical_chars: int, page
             h.minor = True
         return
     block = _title_block(cover)
-    back = pages * (1 - H.title_back_share)
-    others = [h.style[0] for h in major[len(block):] if h.unit < back]
-    if not block or not others or block[0].style[0] < max(others) + H.title_step:
+    if not block or len(block) == len(major):
+        return
+    size, back = block[0].style[0], pages * (1 - H.title_back_share)
+    rivals = [h for h in major[len(block):] if h.style[0] > size - H.title_step]
+    if any(h.unit < back for h in rivals) or len(rivals) > H.title_back_rivals:
         return
     end = 0
     for h in block:

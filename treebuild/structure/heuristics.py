@@ -83,8 +83,10 @@ class Heuristics:
     title_step: float = 1.0
     """Points by which a document's title (its first heading, on page one) outsizes every other heading."""
     title_back_share: float = 0.2
-    """Headings in this last share of the pages (an index, a bibliography set in a display size) are not
-    compared with the document's title."""
+    """A heading in this last share of the pages (an index set in a display size) may be as large as the
+    document's title ..."""
+    title_back_rivals: int = 1
+    """... when it is the only one: several are chapters, and the first page's large heading is the first."""
     title_block_chars: int = 80
     """Heading-like lines this close after a document's title (characters between) are its author and date lines."""
     title_page_chars: int = 600
