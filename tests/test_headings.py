@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from structgen import Writer
 
 from treebuild.readers import read
@@ -198,3 +199,38 @@ def test_numbered_heads_in_heading_type_may_open_in_lower_case(tmp_path: Path) -
     doc = read(w.save(tmp_path / "options.pdf"))
     assert [h.title for h in scan_headings(doc).headings] == ["5 Class options", *heads]
     assert body_text_like("5.1 oneside | twoside") and not body_text_like("5.1 oneside | twoside", heading_type=True)
+
+
+
+def _titled_manual(path: Path, *, name_line: bool, index: bool) -> Path:
+    """A package manual that opens with its title in the largest type (no title page: running text
+    follows on page one), with an author line under it, numbered sections and maybe an index."""
+    w = Writer(header=None)
+    assert w.page is not None
+    if name_line:  # the package's name and version in a typewriter face, a heading of its own
+        w.page.insert_text((150, 110), "package.sty v5.1 2023/01/19", fontsize=20, fontname="cour")
+        w.y = 130
+    w.heading("A package to attach", size=20, bold=False, space=0)
+    w.heading("line numbers to paragraphs", size=20, bold=False, space=0)
+    w.line("The Package Authors", size=12)
+    w.paras(3)
+    for c in range(1, 7):
+        w.heading(f"{c} Topic number {c}", size=14)
+        w.paras(1)
+        w.heading(f"{c}.1 Detail of topic {c}", size=12)
+        w.fill_pages(2)
+    if index:
+        w.new_page()
+        w.heading("Index", size=20, bold=False)
+        w.paras(3)
+    return w.save(path)
+
+
+@pytest.mark.parametrize("name_line, index", [(True, False), (False, True)])
+def test_the_documents_title_is_no_section(tmp_path: Path, name_line: bool, index: bool) -> None:
+    # the title block is the title whether it is read as several headings in one size (the package's
+    # name line above the title) or an index at the end is set in the title's display size
+    doc = read(_titled_manual(tmp_path / "titled.pdf", name_line=name_line, index=index))
+    titles = [h.title for h in scan_headings(doc).major()]
+    assert titles[0] == "1 Topic number 1"
+    assert titles[-1] == ("Index" if index else "6.1 Detail of topic 6")

@@ -375,6 +375,36 @@ def test_chapters_after_the_end_of_a_short_toc_are_chapters(tmp_path: Path) -> N
                                    ("4 Maintenance", 1), ("4.1 Backups", 2), ("4.2 Repair", 2), ("Index", 1)]
 
 
+def test_an_unnumbered_head_between_numbered_chapters_is_no_chapter(tmp_path: Path) -> None:
+    """A short TOC's later chapters are found as above, but an unnumbered heading set as large as
+    the chapters inside chapter 1 (the title of a worked example or a music score in a figure) is
+    no chapter: an unnumbered chapter comes after the numbered ones (``Index``), not between them."""
+    w = Writer(header=None)
+    w.new_page()
+    pages: dict[str, int] = {}
+    chapters = [("1 Introduction", ["1.1 Scope", "1.2 Terms"]), ("2 Design", ["2.1 Layout", "2.2 Storage"]),
+                ("3 Operation", ["3.1 Startup", "3.2 Shutdown"])]
+    for chapter, sections in chapters:
+        w.new_page()
+        pages[chapter] = w.heading(chapter, size=18)
+        w.para(LOREM)
+        for s in sections:
+            pages[s] = w.heading(s, size=13)
+            w.fill_pages(1)
+        if chapter.startswith("1 "):
+            w.heading("Worked Example", size=18)
+            w.para(LOREM)
+    w.heading("Index", size=18)
+    w.para("backups, 12; repair, 13; startup, 9; shutdown, 10; storage, 7; layout, 6")
+    listed = [(0, "1 Introduction"), (1, "1.1 Scope"), (1, "1.2 Terms"), (0, "2 Design"), (1, "2.1 Layout")]
+    _contents_page(w, 1, [(i, t, pages[t]) for i, t in listed])
+    roots, result = build_nodes(read(w.save(tmp_path / "manual.pdf")), DETECT)
+    assert "toc" in result.method
+    titles = _titles(roots)
+    assert ("Worked Example", 1) not in titles
+    assert titles[-4:] == [("3 Operation", 1), ("3.1 Startup", 2), ("3.2 Shutdown", 2), ("Index", 1)]
+
+
 def test_a_sentence_set_in_bold_is_not_a_heading(tmp_path: Path) -> None:
     """A manual sets a lead sentence of a paragraph in bold on its own line (``Objects are typeset
     using the obj macro.``), a filing its risk factors (``Competition is increasing and could

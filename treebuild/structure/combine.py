@@ -197,13 +197,17 @@ def _add_peers(skel: list[Mark], pairs: list[tuple[Heading, Mark]]) -> tuple[lis
     for e in skel:
         depths.setdefault(e.level, Counter())[_depth(e.title)] += 1
     depth_of = {lv: c.most_common(1)[0][0] for lv, c in depths.items()}  # ``4`` and ``CHAPTER 5``: 1
+    # an unnumbered heading joins numbered entries only after the last of them (``Index`` after the
+    # chapters), not between two (the bold title of a music example inside chapter 1)
+    last_numbered = {e.level: e.pos for e in skel if parse_numbering(e.title) is not None}
     promoted: list[Mark] = []
     for k, (h, m) in enumerate(pairs):
         owner = _owner(skel, m.pos)
         printed = _printed_as(skel, style, owner) if owner >= 0 else None
         level = level_of.get(h.level)
         depth = _depth(h.title)
-        numbered_alike = (level is not None and depth == depth_of.get(level)) or (depth == 0 and h.title[:1].isalpha())
+        numbered_alike = level is not None and (depth == depth_of.get(level) or (
+            depth == 0 and h.title[:1].isalpha() and m.pos > last_numbered.get(level, Pos(-1, 0))))
         if k not in twins and printed is not None and h.level < printed and level is not None \
                 and level < skel[owner].level and numbered_alike and _continues(skel + promoted, level, m):
             promoted.append(Mark(m.title, level, m.pos, m.origin, m.confidence))

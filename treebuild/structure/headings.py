@@ -656,7 +656,7 @@ def scan_headings(doc: SourceDoc, pages: range | None = None, *, skip_pages: set
     found = _drop_repeated(found, len(pages))
     _mark_version_runs(found)
     if pages.start == 0 and doc.units:
-        _mark_title(found, len(doc.units[0].text), _median_chars(doc, pages))
+        _mark_title(found, len(doc.units[0].text), _median_chars(doc, pages), len(doc.units))
     _mark_minor(found, body, len(pages))
     _assign_levels(found)
     return HeadingScan(found, body.size, body.bold, tocs, furn)
@@ -668,13 +668,16 @@ def _median_chars(doc: SourceDoc, pages: range) -> int:
     return sizes[len(sizes) // 2] if sizes else 0
 
 
-def _mark_title(found: list[Heading], cover_chars: int, typical_chars: int) -> None:
+def _mark_title(found: list[Heading], cover_chars: int, typical_chars: int, pages: int) -> None:
     """The document's own title (``The nicematrix package``, ``METAPOST``) is not a section: the
-    first heading of the document, on its first page, unnumbered and set larger than every other
-    heading (``Heuristics.title_step``), with the author and date lines set right under it; or every
-    heading of a first page that holds no more text than a title page (``Heuristics.title_page_chars``,
-    and a small share of a typical page's: a short first section is no title page) and no numbered
-    heading. They stay minor headings (subdivision may cut at them)."""
+    headings that open the document on its first page, unnumbered, in one size and one right under
+    the other (a title set over several lines: ``A LaTeX package to attach`` / ``line numbers to
+    paragraphs``), set larger than every other heading (``Heuristics.title_step``) but one in the back
+    matter (``title_back_share``, ``title_back_rivals``: an index in a display size), with the
+    author and date lines set right under them; or every heading of a first page that holds no more
+    text than a title page (``Heuristics.title_page_chars``, and a small share of a typical page's: a
+    short first section is no title page) and no numbered heading. They stay minor headings
+    (subdivision may cut at them)."""
     major = [h for h in found if not h.minor]
     if len(major) < H.title_min_headings or major[0].unit != 0:
         return
@@ -683,14 +686,36 @@ def _mark_title(found: list[Heading], cover_chars: int, typical_chars: int) -> N
     if title_page and all(h.numbering is None for h in cover) and len(cover) < len(major):
         for h in cover:
             h.minor = True
-    elif major[0].numbering is None and major[0].style[0] >= max(h.style[0] for h in major[1:]) + H.title_step:
-        major[0].minor = True
-        end = major[0].char + len(major[0].title)
-        for h in cover[1:]:  # the author and date lines set right under it, before any text
-            if h.numbering is not None or h.char - end > H.title_block_chars:
-                break
-            h.minor = True
-            end = h.char + len(h.title)
+        return
+    block = _title_block(cover)
+    if not block or len(block) == len(major):
+        return
+    size, back = block[0].style[0], pages * (1 - H.title_back_share)
+    rivals = [h for h in major[len(block):] if h.style[0] > size - H.title_step]
+    if any(h.unit < back for h in rivals) or len(rivals) > H.title_back_rivals:
+        return
+    end = 0
+    for h in block:
+        h.minor = True
+        end = h.char + len(h.title)
+    for h in cover[len(block):]:  # the author and date lines set right under it, before any text
+        if h.numbering is not None or h.char - end > H.title_block_chars:
+            break
+        h.minor = True
+        end = h.char + len(h.title)
+
+
+def _title_block(cover: list[Heading]) -> list[Heading]:
+    """The unnumbered headings that open the first page in the first one's size, each set right under
+    the last (at most ``Heuristics.max_rows`` of them): the lines of one title."""
+    block: list[Heading] = []
+    for h in cover[:H.max_rows]:
+        if h.numbering is not None or (block and (h.style[0] != block[0].style[0]
+                                                  or h.char - block[-1].char - len(block[-1].title)
+                                                  > H.title_block_chars)):
+            break
+        block.append(h)
+    return block
 
 
 def _key(title: str) -> str:

@@ -82,6 +82,11 @@ class Heuristics:
     """... and comes with at least this many siblings under a numbered heading found on its own line."""
     title_step: float = 1.0
     """Points by which a document's title (its first heading, on page one) outsizes every other heading."""
+    title_back_share: float = 0.2
+    """A heading in this last share of the pages (an index set in a display size) may be as large as the
+    document's title ..."""
+    title_back_rivals: int = 1
+    """... when it is the only one: several are chapters, and the first page's large heading is the first."""
     title_block_chars: int = 80
     """Heading-like lines this close after a document's title (characters between) are its author and date lines."""
     title_page_chars: int = 600
