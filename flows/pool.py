@@ -108,6 +108,8 @@ class BuildPool:
 
     def __init__(self, workers: int):
         self.workers = workers
+        self.env: dict[str, str] = {}
+        """Variables every call of the current run adds (set once per run by :func:`build_pool`)."""
         self._lock = threading.Lock()
         self._executor = self._start()
         self._early: list[tuple[Callable[..., Any], tuple[Any, ...], Future[Any]]] = []
@@ -139,14 +141,14 @@ class BuildPool:
 
     def call(self, fn: Callable[..., T], *args: Any, env: Mapping[str, str] | None = None) -> T:
         """``fn(*args)`` in a worker process (``fn`` and the arguments must be picklable), with this
-        process's settings variables and ``env`` in the worker's environment; the result of a
+        process's settings variables, the run's :attr:`env` and ``env`` in the worker's environment; the result of a
         :meth:`prestart` of the same call if there is one."""
         with self._lock:
             executor = self._executor
             future = self._take_early(fn, args)
         try:
             if future is None:
-                future = executor.submit(_call_with_env, {**_forwarded_env(), **(env or {})}, fn, args)
+                future = executor.submit(_call_with_env, {**_forwarded_env(), **self.env, **(env or {})}, fn, args)
             result: T = future.result()
             return result
         except BrokenProcessPool as exc:
@@ -209,10 +211,12 @@ def _take_over(workers: int) -> BuildPool:
 
 
 @contextmanager
-def build_pool(workers: int) -> Iterator[BuildPool]:
+def build_pool(workers: int, env: Mapping[str, str] | None = None) -> Iterator[BuildPool]:
     """Start a pool (or take over the one :func:`start_early` started), make it the active one for
-    task runs submitted inside, and stop it at the end."""
+    task runs submitted inside, and stop it at the end; ``env``: variables every build of the run gets
+    (computed once per run, not once per document)."""
     pool = _take_over(workers)
+    pool.env = dict(env or {})
     token = _active.set(pool)
     try:
         yield pool

@@ -471,3 +471,26 @@ def test_cli_backfill_into_a_recreated_store_reports_every_document_created(pref
         assert f"{len(names)} created, 0 unchanged" in done.stderr
     st = Store(store)
     assert all([v.version for v in st.versions(n)] == [1] for n in names)
+
+
+def test_a_backfill_serialises_prefect_settings_once_not_per_document(prefect_api: str, tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Workers get this run's Prefect settings as variables; serialising them (every settings model, tens of
+    ms) happens once per run, not in every task run (each sees its own copy, so a per-call cache missed)."""
+    from prefect.settings import Settings
+
+    calls: list[int] = []
+    original = Settings.to_environment_variables
+
+    def counted(self: Settings, *args: Any, **kwargs: Any) -> dict[str, str]:
+        if type(self) is Settings:  # the whole settings, not the nested models it serialises
+            calls.append(1)
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(Settings, "to_environment_variables", counted)
+    from flows.backfill import backfill
+
+    names = _corpus(tmp_path / "docs", good=5, broken=False, pages=1)
+    state = backfill([str(tmp_path / "docs")], store=str(tmp_path / "store"), workers=2, return_state=True)
+    assert state.is_completed() and len(Store(tmp_path / "store").documents()) == len(names) == 6
+    assert len(calls) == 1
