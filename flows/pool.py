@@ -12,9 +12,10 @@ The workers are forked from a ``forkserver`` that imported treebuild and PyMuPDF
 one costs milliseconds; the server is started once per process and kept for later pools.
 
 Every process-executor backfill builds in a pool, one worker included: the flow's bookkeeping then
-runs on another core than the build. The CLI starts its pool before importing Prefect
-(:func:`start_early`) and hands it the first documents (:meth:`BuildPool.prestart`), so they are
-built while Prefect is imported and the flow run created; the backfill takes that pool over, and
+runs on another core than the build. The CLI starts its pool in a background thread
+before importing Prefect (:func:`start_early`) and hands it the first documents
+(:meth:`BuildPool.prestart`), so the fork server's preload overlaps Prefect's import and those
+documents are built while the flow run is created; the backfill takes that pool over, and
 the task runs of those documents collect the builds already under way instead of starting them.
 """
 
@@ -175,24 +176,49 @@ def active_pool() -> BuildPool | None:
 
 
 _early_pool: BuildPool | None = None
+_early_thread: threading.Thread | None = None
 _early_lock = threading.Lock()
 
 
-def start_early(workers: int) -> BuildPool:
-    """Start the pool the next :func:`build_pool` of ``workers`` in this process takes over (the CLI
-    calls it before importing Prefect, so workers start and may :meth:`~BuildPool.prestart` builds
-    meanwhile)."""
-    global _early_pool
+def start_early(workers: int, then: Callable[[BuildPool], None] | None = None) -> None:
+    """Start, in a background thread, the pool the next :func:`build_pool` of ``workers`` in this
+    process takes over, and call ``then(pool)`` there once it runs (the CLI's
+    :meth:`~BuildPool.prestart` of the first documents). Starting a worker waits until the fork
+    server has imported :data:`PRELOAD`; in the background, the caller imports Prefect meanwhile (the
+    CLI's main thread used to wait for the preload first, about a second, before its own imports)."""
+    global _early_thread
     discard_early()
+
+    def run() -> None:
+        global _early_pool
+        pool = BuildPool(workers)
+        with _early_lock:
+            _early_pool = pool
+        if then is not None:
+            try:
+                then(pool)
+            except Exception:  # nothing prestarted: the task runs build those documents themselves
+                pass
+
     with _early_lock:
-        _early_pool = BuildPool(workers)
-        return _early_pool
+        _early_thread = threading.Thread(target=run, name="treebuild-early-pool", daemon=True)
+        _early_thread.start()
+
+
+def _join_early() -> None:
+    """Wait until the background start of :func:`start_early` (and its prestarts) is over."""
+    global _early_thread
+    with _early_lock:
+        thread, _early_thread = _early_thread, None
+    if thread is not None:
+        thread.join()
 
 
 def discard_early(wait: bool = True) -> None:
     """Stop an early pool no backfill took over (the flow run could not start); ``wait``: for the
     builds it started (they commit, as any build does)."""
     global _early_pool
+    _join_early()
     with _early_lock:
         pool, _early_pool = _early_pool, None
     if pool is not None:
@@ -201,6 +227,7 @@ def discard_early(wait: bool = True) -> None:
 
 def _take_over(workers: int) -> BuildPool:
     global _early_pool
+    _join_early()
     with _early_lock:
         pool, _early_pool = _early_pool, None
     if pool is not None and pool.workers == workers:

@@ -494,3 +494,27 @@ def test_a_backfill_serialises_prefect_settings_once_not_per_document(prefect_ap
     state = backfill([str(tmp_path / "docs")], store=str(tmp_path / "store"), workers=2, return_state=True)
     assert state.is_completed() and len(Store(tmp_path / "store").documents()) == len(names) == 6
     assert len(calls) == 1
+
+
+def test_the_early_pool_starts_in_the_background_and_is_taken_over_with_its_prestarts() -> None:
+    """The CLI starts its pool before importing Prefect: starting a worker waits for the fork server's
+    preload, so that start (and the prestarts) run in a background thread while the caller goes on; the
+    backfill's pool then takes that pool over, with the builds it prestarted."""
+    from flows.pool import build_pool, start_early
+
+    released = threading.Event()
+    order: list[str] = []
+
+    def prestart(pool: Any) -> None:
+        released.wait(20)  # the old, blocking start would wait here before returning to the caller
+        pool.prestart(os.getpid)
+        order.append("prestarted")
+
+    start_early(1, prestart)
+    order.append("returned")
+    released.set()
+    with build_pool(1) as pool:
+        order.append("taken over")
+        assert pool.prestarted() == [(os.getpid, ())]
+        assert pool.call(os.getpid) != os.getpid()
+    assert order == ["returned", "prestarted", "taken over"]
