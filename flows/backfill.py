@@ -33,7 +33,7 @@ from flows.pool import build_pool
 from flows.report import Progress, Report
 from flows.settings import FlowSettings, default_workers
 from flows.sources import build_order, manifest, split_duplicates
-from flows.tasks import ModelLimit, describe, ingest_document, prestarted
+from flows.tasks import ModelLimit, describe, ingest_document, prestarted, run_environment
 from treebuild.errors import TreebuildError
 from treebuild.settings import BuildSettings
 from treebuild.store import doc_id_for
@@ -153,7 +153,7 @@ def run_documents(locations: list[str], *, store: str, settings: BuildSettings, 
               "model_limit": limit}
     max_in_flight = workers * flow_settings.in_flight_per_worker
     logger.info("%s: %d document(s) on %d %s worker(s)", title, len(locations), workers, executor)
-    pool = build_pool(workers) if executor == "process" else contextlib.nullcontext()
+    pool = build_pool(workers, run_environment()) if executor == "process" else contextlib.nullcontext()
     with pool, task_runner(workers, executor, dask_address, in_flight=max_in_flight) as runner:
         pending: dict[PrefectFuture[Any], str] = {}
         for location in build_order(locations):

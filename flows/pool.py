@@ -12,9 +12,10 @@ The workers are forked from a ``forkserver`` that imported treebuild and PyMuPDF
 one costs milliseconds; the server is started once per process and kept for later pools.
 
 Every process-executor backfill builds in a pool, one worker included: the flow's bookkeeping then
-runs on another core than the build. The CLI starts its pool before importing Prefect
-(:func:`start_early`) and hands it the first documents (:meth:`BuildPool.prestart`), so they are
-built while Prefect is imported and the flow run created; the backfill takes that pool over, and
+runs on another core than the build. The CLI starts its pool in a background thread
+before importing Prefect (:func:`start_early`) and hands it the first documents
+(:meth:`BuildPool.prestart`), so the fork server's preload overlaps Prefect's import and those
+documents are built while the flow run is created; the backfill takes that pool over, and
 the task runs of those documents collect the builds already under way instead of starting them.
 """
 
@@ -108,6 +109,8 @@ class BuildPool:
 
     def __init__(self, workers: int):
         self.workers = workers
+        self.env: dict[str, str] = {}
+        """Variables every call of the current run adds (set once per run by :func:`build_pool`)."""
         self._lock = threading.Lock()
         self._executor = self._start()
         self._early: list[tuple[Callable[..., Any], tuple[Any, ...], Future[Any]]] = []
@@ -139,14 +142,14 @@ class BuildPool:
 
     def call(self, fn: Callable[..., T], *args: Any, env: Mapping[str, str] | None = None) -> T:
         """``fn(*args)`` in a worker process (``fn`` and the arguments must be picklable), with this
-        process's settings variables and ``env`` in the worker's environment; the result of a
+        process's settings variables, the run's :attr:`env` and ``env`` in the worker's environment; the result of a
         :meth:`prestart` of the same call if there is one."""
         with self._lock:
             executor = self._executor
             future = self._take_early(fn, args)
         try:
             if future is None:
-                future = executor.submit(_call_with_env, {**_forwarded_env(), **(env or {})}, fn, args)
+                future = executor.submit(_call_with_env, {**_forwarded_env(), **self.env, **(env or {})}, fn, args)
             result: T = future.result()
             return result
         except BrokenProcessPool as exc:
@@ -173,24 +176,49 @@ def active_pool() -> BuildPool | None:
 
 
 _early_pool: BuildPool | None = None
+_early_thread: threading.Thread | None = None
 _early_lock = threading.Lock()
 
 
-def start_early(workers: int) -> BuildPool:
-    """Start the pool the next :func:`build_pool` of ``workers`` in this process takes over (the CLI
-    calls it before importing Prefect, so workers start and may :meth:`~BuildPool.prestart` builds
-    meanwhile)."""
-    global _early_pool
+def start_early(workers: int, then: Callable[[BuildPool], None] | None = None) -> None:
+    """Start, in a background thread, the pool the next :func:`build_pool` of ``workers`` in this
+    process takes over, and call ``then(pool)`` there once it runs (the CLI's
+    :meth:`~BuildPool.prestart` of the first documents). Starting a worker waits until the fork
+    server has imported :data:`PRELOAD`; in the background, the caller imports Prefect meanwhile (the
+    CLI's main thread used to wait for the preload first, about a second, before its own imports)."""
+    global _early_thread
     discard_early()
+
+    def run() -> None:
+        global _early_pool
+        pool = BuildPool(workers)
+        with _early_lock:
+            _early_pool = pool
+        if then is not None:
+            try:
+                then(pool)
+            except Exception:  # nothing prestarted: the task runs build those documents themselves
+                pass
+
     with _early_lock:
-        _early_pool = BuildPool(workers)
-        return _early_pool
+        _early_thread = threading.Thread(target=run, name="treebuild-early-pool", daemon=True)
+        _early_thread.start()
+
+
+def _join_early() -> None:
+    """Wait until the background start of :func:`start_early` (and its prestarts) is over."""
+    global _early_thread
+    with _early_lock:
+        thread, _early_thread = _early_thread, None
+    if thread is not None:
+        thread.join()
 
 
 def discard_early(wait: bool = True) -> None:
     """Stop an early pool no backfill took over (the flow run could not start); ``wait``: for the
     builds it started (they commit, as any build does)."""
     global _early_pool
+    _join_early()
     with _early_lock:
         pool, _early_pool = _early_pool, None
     if pool is not None:
@@ -199,6 +227,7 @@ def discard_early(wait: bool = True) -> None:
 
 def _take_over(workers: int) -> BuildPool:
     global _early_pool
+    _join_early()
     with _early_lock:
         pool, _early_pool = _early_pool, None
     if pool is not None and pool.workers == workers:
@@ -209,10 +238,12 @@ def _take_over(workers: int) -> BuildPool:
 
 
 @contextmanager
-def build_pool(workers: int) -> Iterator[BuildPool]:
+def build_pool(workers: int, env: Mapping[str, str] | None = None) -> Iterator[BuildPool]:
     """Start a pool (or take over the one :func:`start_early` started), make it the active one for
-    task runs submitted inside, and stop it at the end."""
+    task runs submitted inside, and stop it at the end; ``env``: variables every build of the run gets
+    (computed once per run, not once per document)."""
     pool = _take_over(workers)
+    pool.env = dict(env or {})
     token = _active.set(pool)
     try:
         yield pool

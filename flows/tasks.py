@@ -35,7 +35,8 @@ from treebuild.readers.common import file_digest
 from treebuild.settings import BuildSettings
 from treebuild.store import doc_id_for
 
-__all__ = ["ingest_document", "document_cache_key", "prestarted", "is_transient", "install_model_gate", "ModelLimit",
+__all__ = ["ingest_document", "document_cache_key", "prestarted", "run_environment", "is_transient",
+           "install_model_gate", "ModelLimit",
            "TRANSIENT_RETRIES"]
 
 TRANSIENT_RETRIES = 2
@@ -113,7 +114,7 @@ def ingest_document(location: str, store: str, settings: dict[str, Any] | None =
     """
     pool = active_pool()
     args = (location, store, settings, meta, api_base, model_limit)
-    return pool.call(build_document, *args, env=_prefect_env()) if pool is not None else build_document(*args)
+    return pool.call(build_document, *args) if pool is not None else build_document(*args)
 
 
 def prestarted(location: str) -> bool:
@@ -124,17 +125,12 @@ def prestarted(location: str) -> bool:
     return pool is not None and any(fn is build_document and args[0] == location for fn, args in pool.prestarted())
 
 
-_env_cache: tuple[Any, dict[str, str]] | None = None
-
-
-def _prefect_env() -> dict[str, str]:
+def run_environment() -> dict[str, str]:
     """Prefect's current settings as ``PREFECT_*`` variables (a profile or test harness sets them
-    without the environment), so a worker's model gate talks to this run's API; cached per settings."""
-    global _env_cache
-    current = get_current_settings()
-    if _env_cache is None or _env_cache[0] is not current:
-        _env_cache = (current, current.to_environment_variables(exclude_unset=True))
-    return _env_cache[1]
+    without the environment), so a worker's model gate talks to this run's API. Computed once per run
+    (:func:`flows.pool.build_pool`): serialising every settings model costs tens of milliseconds, and
+    each task run sees its own copy of the settings, so a per-call cache missed every time."""
+    return get_current_settings().to_environment_variables(exclude_unset=True)
 
 
 def describe(result: dict[str, Any]) -> str:

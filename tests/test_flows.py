@@ -471,3 +471,50 @@ def test_cli_backfill_into_a_recreated_store_reports_every_document_created(pref
         assert f"{len(names)} created, 0 unchanged" in done.stderr
     st = Store(store)
     assert all([v.version for v in st.versions(n)] == [1] for n in names)
+
+
+def test_a_backfill_serialises_prefect_settings_once_not_per_document(prefect_api: str, tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Workers get this run's Prefect settings as variables; serialising them (every settings model, tens of
+    ms) happens once per run, not in every task run (each sees its own copy, so a per-call cache missed)."""
+    from prefect.settings import Settings
+
+    calls: list[int] = []
+    original = Settings.to_environment_variables
+
+    def counted(self: Settings, *args: Any, **kwargs: Any) -> dict[str, str]:
+        if type(self) is Settings:  # the whole settings, not the nested models it serialises
+            calls.append(1)
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(Settings, "to_environment_variables", counted)
+    from flows.backfill import backfill
+
+    names = _corpus(tmp_path / "docs", good=5, broken=False, pages=1)
+    state = backfill([str(tmp_path / "docs")], store=str(tmp_path / "store"), workers=2, return_state=True)
+    assert state.is_completed() and len(Store(tmp_path / "store").documents()) == len(names) == 6
+    assert len(calls) == 1
+
+
+def test_the_early_pool_starts_in_the_background_and_is_taken_over_with_its_prestarts() -> None:
+    """The CLI starts its pool before importing Prefect: starting a worker waits for the fork server's
+    preload, so that start (and the prestarts) run in a background thread while the caller goes on; the
+    backfill's pool then takes that pool over, with the builds it prestarted."""
+    from flows.pool import build_pool, start_early
+
+    released = threading.Event()
+    order: list[str] = []
+
+    def prestart(pool: Any) -> None:
+        released.wait(20)  # the old, blocking start would wait here before returning to the caller
+        pool.prestart(os.getpid)
+        order.append("prestarted")
+
+    start_early(1, prestart)
+    order.append("returned")
+    released.set()
+    with build_pool(1) as pool:
+        order.append("taken over")
+        assert pool.prestarted() == [(os.getpid, ())]
+        assert pool.call(os.getpid) != os.getpid()
+    assert order == ["returned", "prestarted", "taken over"]

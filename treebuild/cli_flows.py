@@ -117,22 +117,25 @@ def _start_early(sources: list[str], store: str, workers: int, meta: dict[str, s
     wait on) the first documents' builds: the task runs of those documents collect them. Only local
     sources are listed here; anything unexpected leaves the flow to report it."""
     from flows.build import build_document, build_settings
-    from flows.pool import start_early
+    from flows.pool import BuildPool, start_early
     from flows.settings import FlowSettings
     from flows.sources import build_order, is_url, manifest, split_duplicates
     from treebuild.settings import OFFLINE_MODEL
 
-    pool = start_early(workers)  # its fork server preloads the readers while Prefect is imported
     try:
         settings = build_settings(opts.model, ignore_outline=opts.ignore_outline, subdivide=not opts.no_subdivide,
                                   structure_fallback=opts.model_structure)
-        if settings.model != OFFLINE_MODEL or any(is_url(s) for s in sources):
-            return
-        locations = split_duplicates(manifest(sources))[0][:limit]
+        offline = settings.model == OFFLINE_MODEL and not any(is_url(s) for s in sources)
+        locations = split_duplicates(manifest(sources))[0][:limit] if offline else []
     except (TreebuildError, OSError, ValueError):
-        return
-    for location in build_order(locations)[:workers * FlowSettings().in_flight_per_worker]:
-        pool.prestart(build_document, location, store, settings.model_dump(), meta, opts.api_base, None)
+        locations = []
+    first = build_order(locations)[:workers * FlowSettings().in_flight_per_worker]
+
+    def prestart(pool: BuildPool) -> None:
+        for location in first:
+            pool.prestart(build_document, location, store, settings.model_dump(), meta, opts.api_base, None)
+
+    start_early(workers, prestart)  # in the background: the fork server preloads while Prefect is imported
 
 
 def _run_backfill(sources: list[str], store: str, workers: int | None, tags: dict[str, str], limit: int | None,
