@@ -28,6 +28,8 @@ __all__ = ["PageFurniture", "furniture", "is_page_number", "mask_line"]
 
 
 _DIGITS = re.compile(r"\d+")
+_FIGURES = re.compile(r"^\s*\d[\d,.]*(?:\s+\d[\d,.]*)*\s*$")
+"""A line of figures only (``2022``, ``2022  2021  2020``): a folio when it stands alone on its row."""
 
 
 def _norm(line: str) -> str:
@@ -157,8 +159,10 @@ def furniture(doc: SourceDoc, pages: range | None = None) -> tuple[set[tuple[int
     for u in pages:
         height = doc.units[u].height or H.page_height
         top, bottom = height * H.furniture_band, height * (1.0 - H.furniture_band)
-        for j, line in enumerate(doc.lines(u)):
-            if line.y1 > top and line.y0 < bottom:
+        lines = doc.lines(u)
+        cells = _figure_cells(lines, top, bottom)
+        for j, line in enumerate(lines):
+            if line.y1 > top and line.y0 < bottom or j in cells:
                 continue
             exact, masked = _keys(line)
             if is_page_number(line.text):
@@ -198,6 +202,21 @@ def furniture(doc: SourceDoc, pages: range | None = None) -> tuple[set[tuple[int
             else:
                 suspects.add((u, j))
     return out, suspects
+
+
+def _figure_cells(lines: list[Line], top: float, bottom: float) -> set[int]:
+    """Lines of a page's edge bands that are a table's column headers, not furniture: figures only,
+    several on one line (``2022 2021 2020``) or one of several such lines side by side on one row. A
+    table that opens the page puts its row of years at the same height on many pages, where a
+    running folio would sit; a folio stands alone on its row."""
+    figures = [(j, line) for j, line in enumerate(lines)
+               if (line.y1 <= top or line.y0 >= bottom) and _FIGURES.match(line.text)]
+    out: set[int] = set()
+    for j, line in figures:
+        if len(line.text.split()) > 1 or any(
+                k != j and abs(other.y0 - line.y0) < H.furniture_height_step for k, other in figures):
+            out.add(j)
+    return out
 
 
 def _count(seen: dict[tuple[str, int], set[int]], key: tuple[str, int]) -> int:

@@ -1,0 +1,61 @@
+"""Filings pass 8 (issue 8): failure classes of filings generated in the test."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pymupdf
+import pytest
+from structgen import FILING_STATEMENTS, filing_with_tail
+
+from treebuild.readers import read
+from treebuild.settings import BuildSettings
+from treebuild.structure import build_nodes
+from treebuild.structure.furniture import furniture
+
+YEARS = ("2023", "2022", "2021")
+
+
+def _tables_opening_pages(path: Path, pages: int = 6) -> Path:
+    """Pages that each open with a table: its column headers of years at the same height near the top
+    of every page (where a running header would sit), rows of figures under them, a folio at the foot."""
+    pdf = pymupdf.open()
+    for number in range(1, pages + 1):
+        page = pdf.new_page(width=612, height=792)
+        for x, year in zip((400.0, 460.0, 520.0), YEARS, strict=True):
+            page.insert_text((x, 60), year, fontsize=10, fontname="hebo")
+        for k, label in enumerate(("Net sales", "Cost of sales", "Operating profit")):
+            y = 120 + 14 * k  # below the top band
+            page.insert_text((72, y), f"{label} of segment {number}", fontsize=10, fontname="helv")
+            for x in (400.0, 460.0, 520.0):
+                page.insert_text((x, y), f"{number},{k}00", fontsize=10, fontname="helv")
+        page.insert_text((72, 180), "The segment's results are discussed in the paragraphs below.", fontsize=10)
+        page.insert_text((300, 760), str(number + 20), fontsize=9, fontname="helv")
+    pdf.save(path)
+    return path
+
+
+def test_a_years_row_opening_many_pages_is_no_furniture_but_the_folio_is(tmp_path: Path) -> None:
+    """A table's row of years that opens page after page at one height is the table's column headers,
+    not a running header: every stage then sees it above the table's rows (a bold row label under it is
+    a label inside the table). Each year alone reads like a folio; a folio stands alone on its row."""
+    doc = read(_tables_opening_pages(tmp_path / "tables.pdf"))
+    found, suspects = furniture(doc)
+    texts = {doc.lines(u)[j].text for u, j in found | suspects}
+    assert texts == {str(n + 20) for n in range(1, 7)}
+
+
+@pytest.mark.parametrize("in_item8", [False, True], ids=["after-signatures", "in-item-8"])
+def test_a_statement_titled_on_each_of_its_pages_is_one_section_wherever_it_is_found(
+        tmp_path: Path, in_item8: bool) -> None:
+    """Statements without an index, each over two pages with its title on both: one section each,
+    whether the statements follow the signatures (found from the headings alone) or sit in Item 8
+    (headings nested under the Item): one rule (``statements.printed_once``) for both."""
+    path, pages = filing_with_tail(tmp_path / "tenk.pdf", index=False, statements_in_item8=in_item8,
+                                   continued=True)
+    roots, _ = build_nodes(read(path), BuildSettings(ignore_outline=True, subdivide=False))
+    titles = [n.title for r in roots for n in r.walk()]
+    for title in FILING_STATEMENTS:
+        assert titles.count(title) == 1
+        node = next(n for r in roots for n in r.walk() if n.title == title)
+        assert (node.start_page, node.end_page) == (pages[title], pages[title] + 1)
