@@ -45,6 +45,25 @@ def test_a_years_row_opening_many_pages_is_no_furniture_but_the_folio_is(tmp_pat
     assert texts == {str(n + 20) for n in range(1, 7)}
 
 
+
+def test_a_running_header_row_with_its_chapter_number_and_folio_stays_furniture(tmp_path: Path) -> None:
+    """A running header printed as a row of three (chapter number, chapter title, folio) has two lines
+    of figures side by side, like a table's years; text between them tells the header apart."""
+    pdf = pymupdf.open()
+    for number in range(1, 7):
+        page = pdf.new_page(width=612, height=792)
+        page.insert_text((72, 60), "2", fontsize=10, fontname="helv")
+        page.insert_text((90, 60), "RESULTS OF OPERATIONS", fontsize=10, fontname="helv")
+        page.insert_text((520, 60), str(number + 20), fontsize=10, fontname="helv")
+        for k in range(8):
+            page.insert_text((72, 140 + 14 * k), f"Line {k} of page {number} says what the segment did.", fontsize=10)
+    pdf.save(tmp_path / "report.pdf")
+    doc = read(tmp_path / "report.pdf")
+    found, _ = furniture(doc)
+    folios = {str(n + 20) for n in range(1, 7)}
+    assert {doc.lines(u)[j].text for u, j in found} == {"2", "RESULTS OF OPERATIONS"} | folios
+
+
 @pytest.mark.parametrize("in_item8", [False, True], ids=["after-signatures", "in-item-8"])
 def test_a_statement_titled_on_each_of_its_pages_is_one_section_wherever_it_is_found(
         tmp_path: Path, in_item8: bool) -> None:

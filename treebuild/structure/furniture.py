@@ -206,16 +206,22 @@ def furniture(doc: SourceDoc, pages: range | None = None) -> tuple[set[tuple[int
 
 def _figure_cells(lines: list[Line], top: float, bottom: float) -> set[int]:
     """Lines of a page's edge bands that are a table's column headers, not furniture: figures only,
-    several on one line (``2022 2021 2020``) or one of several such lines side by side on one row. A
-    table that opens the page puts its row of years at the same height on many pages, where a
-    running folio would sit; a folio stands alone on its row."""
-    figures = [(j, line) for j, line in enumerate(lines)
-               if (line.y1 <= top or line.y0 >= bottom) and _FIGURES.match(line.text)]
+    several on one line (``2022 2021 2020``) or several such lines side by side on one row, with no
+    text to their right (at most the table's stub, ``(in millions)``, to their left). A table that
+    opens the page puts its row of years at the same height on many pages, where a running folio
+    would sit; a folio stands alone, or at an end of a running header's row (``3  INTRODUCTION  7``)."""
+    band = [(j, line) for j, line in enumerate(lines) if line.y1 <= top or line.y0 >= bottom]
     out: set[int] = set()
-    for j, line in figures:
-        if len(line.text.split()) > 1 or any(
-                k != j and abs(other.y0 - line.y0) < H.furniture_height_step for k, other in figures):
-            out.add(j)
+    for j, line in band:
+        if j in out or not _FIGURES.match(line.text):
+            continue
+        row = [(k, other) for k, other in band if abs(other.y0 - line.y0) < H.furniture_height_step]
+        figures = [(k, other) for k, other in row if _FIGURES.match(other.text)]
+        if len(figures) < 2 and len(line.text.split()) < 2:
+            continue
+        text_right = max((other.x1 for _, other in row if not _FIGURES.match(other.text)), default=-1.0)
+        if all(other.x0 > text_right for _, other in figures):
+            out.update(k for k, _ in figures)
     return out
 
 
