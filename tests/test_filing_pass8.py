@@ -78,3 +78,52 @@ def test_a_statement_titled_on_each_of_its_pages_is_one_section_wherever_it_is_f
         assert titles.count(title) == 1
         node = next(n for r in roots for n in r.walk() if n.title == title)
         assert (node.start_page, node.end_page) == (pages[title], pages[title] + 1)
+
+
+REPORT = "Report of Independent Registered Public Accounting Firm"
+BODY = "The company states the facts of this section in several sentences of ordinary text here."
+
+
+def _report_with_section_footers(path: Path) -> Path:
+    """An annual report with a printed TOC that names its sections in its own words (``Auditor's
+    Reports`` for the auditor's report) and prints each section's name at the foot of its pages, over
+    the folio; in the body the report's page opens with its own title, set like the statements'."""
+    toc = [(0, "Overview", 2), (0, "Financial Statements", 6), (1, "Auditor's Reports", 7),
+           (1, "Balance Sheets", 10), (1, "Statements of Cash Flows", 11), (0, "Other Information", 12)]
+    pages = [("Overview", 16, "Overview", 4), ("Financial Statements", 16, "Financial Statements", 1),
+             (REPORT, 13, "Auditor's Reports", 3), ("Balance Sheets", 13, "Financial Statements", 1),
+             ("Statements of Cash Flows", 13, "Financial Statements", 1),
+             ("Other Information", 16, "Other Information", 4)]
+    pdf = pymupdf.open()
+    page = pdf.new_page(width=612, height=792)
+    page.insert_text((72, 80), "Contents", fontsize=16, fontname="hebo")
+    for k, (indent, title, ref) in enumerate(toc):
+        y = 120 + 20 * k
+        page.insert_text((72 + 20 * indent, y), title, fontsize=10)
+        page.insert_text((520, y), str(ref), fontsize=10)
+    for title, size, footer, count in pages:
+        for n in range(count):
+            page = pdf.new_page(width=612, height=792)
+            y = 90.0
+            if n == 0:
+                page.insert_text((72, y), title, fontsize=size, fontname="hebo")
+                y += 30
+            for k in range(12):
+                page.insert_text((72, y + 16 * k), f"{BODY} ({k})", fontsize=10)
+            page.insert_text((72, 750), footer, fontsize=8)
+            page.insert_text((300, 765), str(len(pdf)), fontsize=8)
+    pdf.save(path)
+    return path
+
+
+def test_a_reworded_toc_entry_found_only_in_its_running_footer_is_its_pages_printed_title(tmp_path: Path) -> None:
+    """The TOC's ``Auditor's Reports`` appears on its pages only in their running footer. Placed there,
+    the report's own title at the top of the page became a sibling one level up that swallowed the
+    statements after it; now the entry starts at the page top and takes the title printed there, and
+    the statements stay its siblings under ``Financial Statements``."""
+    roots, _ = build_nodes(read(_report_with_section_footers(tmp_path / "annual.pdf")),
+                           BuildSettings(ignore_outline=True, subdivide=False))
+    fs = next(n for n in roots if n.title == "Financial Statements")
+    assert [c.title for c in fs.children] == [REPORT, "Balance Sheets", "Statements of Cash Flows"]
+    report = fs.children[0]
+    assert (report.start_page, report.end_page) == (7, 9) and report.start.char == 0
