@@ -211,15 +211,18 @@ def _figure_cells(lines: list[Line], top: float, bottom: float) -> set[int]:
     opens the page puts its row of years at the same height on many pages, where a running folio
     would sit; a folio stands alone, or at an end of a running header's row (``3  INTRODUCTION  7``)."""
     band = [(j, line) for j, line in enumerate(lines) if line.y1 <= top or line.y0 >= bottom]
+    figure = {j for j, line in band if _FIGURES.match(line.text)}
     out: set[int] = set()
+    if len(figure) < 2 and not any(len(lines[j].text.split()) > 1 for j in figure):
+        return out  # a page's folio alone: the common case
     for j, line in band:
-        if j in out or not _FIGURES.match(line.text):
+        if j in out or j not in figure:
             continue
         row = [(k, other) for k, other in band if abs(other.y0 - line.y0) < H.furniture_height_step]
-        figures = [(k, other) for k, other in row if _FIGURES.match(other.text)]
+        figures = [(k, other) for k, other in row if k in figure]
         if len(figures) < 2 and len(line.text.split()) < 2:
             continue
-        text_right = max((other.x1 for _, other in row if not _FIGURES.match(other.text)), default=-1.0)
+        text_right = max((other.x1 for k, other in row if k not in figure), default=-1.0)
         if all(other.x0 > text_right for _, other in figures):
             out.update(k for k, _ in figures)
     return out
