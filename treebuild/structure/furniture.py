@@ -159,10 +159,10 @@ def furniture(doc: SourceDoc, pages: range | None = None) -> tuple[set[tuple[int
     for u in pages:
         height = doc.units[u].height or H.page_height
         top, bottom = height * H.furniture_band, height * (1.0 - H.furniture_band)
-        lines = doc.lines(u)
-        cells = _figure_cells(lines, top, bottom)
-        for j, line in enumerate(lines):
-            if line.y1 > top and line.y0 < bottom or j in cells:
+        band = [(j, line) for j, line in enumerate(doc.lines(u)) if line.y1 <= top or line.y0 >= bottom]
+        cells = _figure_cells(band)
+        for j, line in band:
+            if j in cells:
                 continue
             exact, masked = _keys(line)
             if is_page_number(line.text):
@@ -204,16 +204,16 @@ def furniture(doc: SourceDoc, pages: range | None = None) -> tuple[set[tuple[int
     return out, suspects
 
 
-def _figure_cells(lines: list[Line], top: float, bottom: float) -> set[int]:
-    """Lines of a page's edge bands that are a table's column headers, not furniture: figures only,
-    several on one line (``2022 2021 2020``) or several such lines side by side on one row, with no
-    text to their right (at most the table's stub, ``(in millions)``, to their left). A table that
-    opens the page puts its row of years at the same height on many pages, where a running folio
-    would sit; a folio stands alone, or at an end of a running header's row (``3  INTRODUCTION  7``)."""
-    band = [(j, line) for j, line in enumerate(lines) if line.y1 <= top or line.y0 >= bottom]
-    figure = {j for j, line in band if _FIGURES.match(line.text)}
+def _figure_cells(band: list[tuple[int, Line]]) -> set[int]:
+    """Lines of a page's edge bands (``band``: index and line) that are a table's column headers, not
+    furniture: figures only, several on one line (``2022 2021 2020``) or several such lines side by
+    side on one row, with no text to their right (at most the table's stub, ``(in millions)``, to
+    their left). A table that opens the page puts its row of years at the same height on many pages,
+    where a running folio would sit; a folio stands alone, or at an end of a running header's row
+    (``3  INTRODUCTION  7``)."""
+    figure = {j: line for j, line in band if _FIGURES.match(line.text)}
     out: set[int] = set()
-    if len(figure) < 2 and not any(len(lines[j].text.split()) > 1 for j in figure):
+    if len(figure) < 2 and not any(len(line.text.split()) > 1 for line in figure.values()):
         return out  # a page's folio alone: the common case
     for j, line in band:
         if j in out or j not in figure:
