@@ -122,7 +122,7 @@ PLAN_ARTICLES = ["ARTICLE ONE Definitions", "ARTICLE TWO Eligibility", "ARTICLE 
 
 
 def filing_with_tail(path: Path, *, index: bool = True, statements_in_item8: bool = False,
-                     auditor_in_index: str = "") -> tuple[Path, dict[str, int]]:
+                     auditor_in_index: str = "", continued: bool = False) -> tuple[Path, dict[str, int]]:
     """A 10-K whose tail follows Item 16 the way filings print it: Signatures (with a "Signature
     Capacity" table), the financial statements (an "Index to Financial Statements" page with page
     numbers, the auditor's report, the statements, numbered notes, one of them not bold), then the
@@ -133,8 +133,9 @@ def filing_with_tail(path: Path, *, index: bool = True, statements_in_item8: boo
     With ``statements_in_item8`` the statements (index page included) are printed inside Item 8
     instead and the tail has Signatures and the exhibits only. With ``auditor_in_index`` the index
     names the audit firm in the report's row (``Report of <firm>, Independent ...``), as some
-    filers print it, and the report's own page does not. Returns the path and the start page of
-    every section by title.
+    filers print it, and the report's own page does not. With ``continued`` every statement runs
+    over two pages with its title printed on both. Returns the path and the start page of every
+    section by title.
     """
     w = Writer(header="Example Corp 2022 Form 10-K")
     pages: dict[str, int] = {}
@@ -159,13 +160,15 @@ def filing_with_tail(path: Path, *, index: bool = True, statements_in_item8: boo
             w.heading("Report of Independent Registered Public Accounting Firm", size=10, bold=True)
         w.paras(3)
         for title in FILING_STATEMENTS:
-            w.new_page()
-            pages[title] = w.centred(title, 10)
-            w.centred("Example Corporation and Subsidiary Companies", 10, bold=False)
-            for row in ("Net sales", "Cost of sales", "Gross margin", "Operating income"):
-                w.line(row)
-                w.y -= 12.5
-                w.line("1,234", x=470)
+            for part in range(2 if continued else 1):
+                w.new_page()
+                page = w.centred(title, 10)
+                pages.setdefault(title, page)
+                w.centred("Example Corporation and Subsidiary Companies", 10, bold=False)
+                for row in ("Net sales", "Cost of sales", "Gross margin", "Operating income"):
+                    w.line(f"{row} {part + 1}" if part else row)
+                    w.y -= 12.5
+                    w.line("1,234", x=470)
         w.new_page()
         pages["Notes to Consolidated Financial Statements"] = \
             w.centred("Notes to Consolidated Financial Statements", 10)

@@ -185,8 +185,11 @@ def _add_peers(skel: list[Mark], pairs: list[tuple[Heading, Mark]]) -> tuple[lis
     TOC that lists ``Auditor's Reports`` but not the statements after it), not a sub-section:
     nested it would swallow the statements, and a short entry would even lose them; not where
     the entry still holds a more prominent heading, nor for an unnumbered heading among numbered
-    entries. A filing's Parts and Items are not printed like its other headings, so a skeleton
-    holding them gets none (``peers``)."""
+    entries. Such a heading at the entry's very position is the entry itself, printed under another
+    title (the TOC's ``Auditor's Reports`` over ``Report of Independent Registered ...``): the entry
+    takes the printed title (as a sibling it would leave the entry an empty section). A filing's
+    Parts and Items are not printed like its other headings, so a skeleton holding them gets none
+    (``peers``)."""
     style, twins = _twin_styles(skel, pairs)
     votes: dict[int, Counter[int]] = {}
     for i, hl in style.items():
@@ -220,15 +223,20 @@ def _add_peers(skel: list[Mark], pairs: list[tuple[Heading, Mark]]) -> tuple[lis
             owner = _owner(skel, m.pos)
             top[owner] = min(top.get(owner, h.level), h.level)
     peers: list[Mark] = []
+    named: dict[int, Mark] = {}
     rest: list[tuple[Heading, Mark]] = []
     for k, (h, m) in enumerate(pairs):
         owner = _owner(skel, m.pos)
         printed = _printed_as(skel, style, owner) if owner >= 0 else None
         if k not in twins and printed == h.level and top[owner] >= printed \
                 and (h.numbering is not None or parse_numbering(skel[owner].title) is None):
-            peers.append(Mark(m.title, skel[owner].level, m.pos, m.origin, m.confidence))
+            if m.pos == skel[owner].pos:  # the entry printed, reworded: it takes the printed title
+                named[owner] = Mark(m.title, skel[owner].level, m.pos, m.origin, skel[owner].confidence)
+            else:
+                peers.append(Mark(m.title, skel[owner].level, m.pos, m.origin, m.confidence))
         else:
             rest.append((h, m))  # a promoted heading now repeats its skeleton entry: ``nest`` drops it
+    skel = [named.get(i, e) for i, e in enumerate(skel)]
     return sorted(skel + peers, key=lambda m: m.pos), rest
 
 

@@ -28,6 +28,8 @@ __all__ = ["PageFurniture", "furniture", "is_page_number", "mask_line"]
 
 
 _DIGITS = re.compile(r"\d+")
+_FIGURES = re.compile(r"^\s*\d[\d,.]*(?:\s+\d[\d,.]*)*\s*$")
+"""A line of figures only (``2022``, ``2022  2021  2020``): a folio when it stands alone on its row."""
 
 
 def _norm(line: str) -> str:
@@ -157,8 +159,10 @@ def furniture(doc: SourceDoc, pages: range | None = None) -> tuple[set[tuple[int
     for u in pages:
         height = doc.units[u].height or H.page_height
         top, bottom = height * H.furniture_band, height * (1.0 - H.furniture_band)
-        for j, line in enumerate(doc.lines(u)):
-            if line.y1 > top and line.y0 < bottom:
+        band = [(j, line) for j, line in enumerate(doc.lines(u)) if line.y1 <= top or line.y0 >= bottom]
+        cells = _figure_cells(band)
+        for j, line in band:
+            if j in cells:
                 continue
             exact, masked = _keys(line)
             if is_page_number(line.text):
@@ -198,6 +202,30 @@ def furniture(doc: SourceDoc, pages: range | None = None) -> tuple[set[tuple[int
             else:
                 suspects.add((u, j))
     return out, suspects
+
+
+def _figure_cells(band: list[tuple[int, Line]]) -> set[int]:
+    """Lines of a page's edge bands (``band``: index and line) that are a table's column headers, not
+    furniture: figures only, several on one line (``2022 2021 2020``) or several such lines side by
+    side on one row, with no text to their right (at most the table's stub, ``(in millions)``, to
+    their left). A table that opens the page puts its row of years at the same height on many pages,
+    where a running folio would sit; a folio stands alone, or at an end of a running header's row
+    (``3  INTRODUCTION  7``)."""
+    figure = {j: line for j, line in band if _FIGURES.match(line.text)}
+    out: set[int] = set()
+    if len(figure) < 2 and not any(len(line.text.split()) > 1 for line in figure.values()):
+        return out  # a page's folio alone: the common case
+    for j, line in band:
+        if j in out or j not in figure:
+            continue
+        row = [(k, other) for k, other in band if abs(other.y0 - line.y0) < H.furniture_height_step]
+        figures = [(k, other) for k, other in row if k in figure]
+        if len(figures) < 2 and len(line.text.split()) < 2:
+            continue
+        text_right = max((other.x1 for k, other in row if k not in figure), default=-1.0)
+        if all(other.x0 > text_right for _, other in figures):
+            out.update(k for k, _ in figures)
+    return out
 
 
 def _count(seen: dict[tuple[str, int], set[int]], key: tuple[str, int]) -> int:

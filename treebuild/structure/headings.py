@@ -302,24 +302,14 @@ def _figures_row(row: _Row, lines: list[Line]) -> bool:
 
 def _in_table(run: list[_Row], prev: _Row | None, nxt: _Row | None, lines: list[Line], body: _Body) -> bool:
     """A group label inside a table (``GAAP`` / ``Non-GAAP`` above their rows of figures): one
-    body-size row with table rows of figures right above (or the table's column headers of years)
+    body-size row with table rows of figures (or the table's column headers of years) right above
     and right below it. A section heading is followed by its text, not by figures."""
     row = run[0]
     if len(run) > 1 or nxt is None or row.size >= body.size * H.larger:
         return False
     near = H.table_label_gap * row.size
     above = prev is not None and row.y0 - prev.y1 < near and _figures_row(prev, lines)
-    return nxt.y0 - row.y1 < near and _figures_row(nxt, lines) and (above or _headed_by_figures(row, lines, near))
-
-
-def _headed_by_figures(row: _Row, lines: list[Line], near: float) -> bool:
-    """Column headers that are figures (``2022`` ``2021`` ``2020``) right above the row, over the
-    columns to its right; they count whatever else took them (a table header at the same height on
-    many pages is read as page furniture, and the row above the label is then the text above the
-    table)."""
-    return any(row.y0 - near < line.y1 <= row.y0 + 1 and line.x0 > row.x1 + CELL_GAP
-               and _NUMERIC_CELL.match(line.text)
-               and any(c.isdigit() for c in line.text) for line in lines)
+    return nxt.y0 - row.y1 < near and _figures_row(nxt, lines) and above
 
 
 def body_text_like(text: str, *, heading_type: bool = False) -> bool:

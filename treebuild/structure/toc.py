@@ -117,10 +117,22 @@ def _result(doc: SourceDoc, toc: list[int], entries: list[TocEntry], placements:
     last = Pos(-1, 0)
     for p in placed:
         assert p.pos is not None
-        pos = Pos(p.pos.unit, 0) if p.pos.char and furniture.lead_only(doc.units[p.pos.unit], p.pos.char) else p.pos
+        pos = Pos(p.pos.unit, 0) if p.pos.char and _page_start(doc, p.pos, furniture) else p.pos
         if pos <= last:  # never move a start before (or onto) the previous one
             pos = p.pos
         last = pos
         result.marks.append(Mark(title=p.entry.title, level=p.entry.level, pos=pos, origin=Origin.toc,
                                  confidence=p.confidence))
     return result
+
+
+def _page_start(doc: SourceDoc, pos: Pos, furniture: PageFurniture) -> bool:
+    """An entry found at ``pos`` starts its page: only furniture stands above it, or what was found is
+    the page's running footer (the section's name printed at the foot of its pages, the only place a
+    reworded entry's title appears on its page): running lines only from there to the page's end."""
+    unit = doc.units[pos.unit]
+    if furniture.lead_only(unit, pos.char):
+        return True
+    rest = [ln for ln in unit.text[pos.char:].splitlines() if ln.strip()]
+    return len(rest) <= H.furniture_edge_lines and all(furniture.is_running(ln) for ln in rest)
+

@@ -174,26 +174,23 @@ def _index_entries(doc: SourceDoc, index: StatementsIndex, end: Pos,
 
 
 def _heading_entries(scan: HeadingScan, start: Pos, end: Pos) -> list[tuple[str, Pos, float]]:
-    """Statement, report, "Notes to ..." and numbered-note headings of ``[start, end)`` in order:
-    a statement title repeated on its next page counts once, notes only with rising numbers."""
+    """Statement, report, "Notes to ..." and numbered-note headings of ``[start, end)`` in order,
+    notes only with rising numbers (a statement title printed again as its statement goes on is left to
+    ``printed_once``)."""
     out: list[tuple[str, Pos, float]] = []
-    last_key = ""
     last_note = 0
     seen_notes_to = False
     for h in scan.headings:
         pos = Pos(h.unit, h.char)
         if pos < start or pos >= end:
             continue
-        key = normalize_title(h.title)
         if _NOTES_TO.match(h.title):
             if not seen_notes_to:
                 out.append((h.title, pos, 0.6))
                 seen_notes_to = True
             continue
         if STATEMENT_TITLE.match(h.title):
-            if key != last_key:
-                out.append((h.title, pos, 0.6))
-                last_key = key
+            out.append((h.title, pos, 0.6))
             continue
         number = _note_number(h.title)
         if number is not None and number > last_note:
@@ -232,23 +229,20 @@ def statement_marks(doc: SourceDoc, scan: HeadingScan, start: Pos, end: Pos, ind
         marks = [Mark(t, base + 1, pos, Origin.numbering if is_note(t) else Origin.heading, conf)
                  for t, pos, conf in _heading_entries(scan, start, end)]
     marks.sort(key=lambda m: m.pos)
-    return nest_notes(marks)
+    return nest_notes(printed_once(marks))
 
 
 def printed_once(marks: list[Mark]) -> list[Mark]:
-    """``marks`` without a statement's title printed again at the top of its next page: a balance
+    """``marks`` without a statement's title printed again before any other section starts: a balance
     sheet's liabilities page under the same ``Consolidated Balance Sheets`` title is the statement
     continued, one section (its second half used to be a second ``Consolidated Balance Sheets``)."""
     out: list[Mark] = []
-    last = -1  # page of the last statement page seen under the previous mark's title
     for m in marks:
         prev = out[-1] if out else None
         if prev is not None and STATEMENT_TITLE.match(m.title) and m.level == prev.level \
-                and m.pos.unit == last + 1 and normalize_title(m.title) == normalize_title(prev.title):
-            last = m.pos.unit
+                and normalize_title(m.title) == normalize_title(prev.title):
             continue
         out.append(m)
-        last = m.pos.unit
     return out
 
 
