@@ -9,10 +9,13 @@ from pathlib import Path
 
 from structgen import LOREM, Writer
 
-from treebuild.model import Node
+from treebuild.model import Mark, Node, Origin, Pos
 from treebuild.readers import read
 from treebuild.settings import BuildSettings
 from treebuild.structure import build_nodes
+from treebuild.structure.combine import nest
+from treebuild.structure.headings import Heading, StyleKey
+from treebuild.structure.numbering import parse_numbering
 
 DETECT = BuildSettings(ignore_outline=True, subdivide=False)
 
@@ -707,3 +710,23 @@ def test_the_headings_of_a_title_page_are_not_sections(tmp_path: Path) -> None:
         w.paras(2)
     roots, _ = build_nodes(read(w.save(tmp_path / "book.pdf")), DETECT)
     assert _titles(roots) == [("Preface", 1), ("Planting", 1), ("Pruning", 1), ("Harvest", 1)]
+
+
+def test_a_heading_past_a_first_part_contents_opens_the_next_part() -> None:
+    """A contents printed per part lists only Part I's sections (the skeleton). Past its last entry a
+    heading more prominent than the listed sections (``Part II Examples``) opens a division the TOC does
+    not list, and the sections after it, set like the listed ones, are its children. They used to be
+    dropped as no finer than the last entry, which then held the rest of the document."""
+    chapter: StyleKey = (14.3, True, False, False, "serif")
+    section: StyleKey = (12.0, True, False, False, "serif")
+
+    def head(title: str, unit: int, char: int, style: StyleKey, level: int) -> Heading:
+        return Heading(unit, char, title, style, parse_numbering(title), 90.0, 72.0, 1, level=level)
+
+    skeleton = [Mark(t, 1, Pos(u, 0), Origin.toc) for t, u in [("1 Preamble", 1), ("2 Usage", 3), ("3 Todo", 5)]]
+    heads = [head("1 Preamble", 1, 0, chapter, 2), head("2 Usage", 3, 0, chapter, 2), head("3 Todo", 5, 0, chapter, 2),
+             head("Part II Examples", 7, 0, chapter, 1), head("4 Simple example", 8, 0, chapter, 2),
+             head("4.1 Variation", 8, 900, section, 3), head("5 Energy diagram", 10, 0, chapter, 2)]
+    marks = nest(skeleton, heads, finer_only=True, peers=True)
+    assert [(m.title, m.level) for m in marks][3:] == [("Part II Examples", 1), ("4 Simple example", 2),
+                                                       ("4.1 Variation", 3), ("5 Energy diagram", 2)]

@@ -802,3 +802,28 @@ def test_entries_wrapped_over_three_lines(tmp_path: Path) -> None:
     assert res is not None
     assert [e.title for e in res.parsed] == ["6 Startup", long, "7.1 Escalation", "8 Shutdown"]
     assert _where(res) == [("6 Startup", 2, 1), (long, 3, 1), ("7.1 Escalation", 4, 2), ("8 Shutdown", 5, 1)]
+
+
+def test_a_toc_that_ends_partway_down_its_page_where_the_body_begins(tmp_path: Path) -> None:
+    """The body starts under the TOC's last entry on the same page (its first heading, a paragraph, a
+    code line, a numbered sub-heading): none of those rows prints a page, so none is an entry. A part
+    title without a page between paged entries stays an entry."""
+    b = Builder(tmp_path / "midpage.pdf")
+    b.blank("Sample Package")
+    rows = [TocRow(0, "Part I Usage", None, bold=True), TocRow(0, "1 Introduction", "1", bold=True),
+            TocRow(1, "1.1 Loading the package", "1"), TocRow(0, "Part II Reference", None, bold=True),
+            TocRow(0, "2 Commands", "2", bold=True), TocRow(1, "2.1 Options", "3")]
+    toc = b.toc(rows, style="dots")
+    page = b.doc[toc]
+    b.text(page, 72, 260, "1 Introduction", size=14, bold=True)
+    for k, y in enumerate(range(290, 360, 14)):
+        b.text(page, 72, y, FILLER[k])
+    page.insert_text((90, 380), "\\usepackage{sample}", fontsize=9, fontname="cour")
+    b.text(page, 72, 410, "1.1 Loading the package", size=12, bold=True)
+    b.text(page, 72, 440, FILLER[0])
+    b.body([Heading("Part II Reference", size=18)], folio="1")
+    b.body([Heading("2 Commands"), Heading("2.1 Options", y=400, size=12)], folio="2")
+    b.body([], folio="3")
+    res = toc_marks(_read(b.save()))
+    assert res is not None
+    assert [(e.title, e.page) for e in res.parsed] == [(r.text, r.ref) for r in rows]

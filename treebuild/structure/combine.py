@@ -214,6 +214,11 @@ def _add_peers(skel: list[Mark], pairs: list[tuple[Heading, Mark]]) -> tuple[lis
         if k not in twins and printed is not None and h.level < printed and level is not None \
                 and level < skel[owner].level and numbered_alike and _continues(skel + promoted, level, m):
             promoted.append(Mark(m.title, level, m.pos, m.origin, m.confidence))
+        elif k not in twins and printed is not None and h.level < printed and owner == len(skel) - 1 \
+                and skel[owner].level == 1 and not promoted and m.pos.unit > skel[owner].pos.unit:
+            # past the TOC's last top entry, a heading more prominent than it opens a division the TOC
+            # does not list (a contents printed per part lists only the first part's sections)
+            promoted.append(Mark(m.title, 1, m.pos, m.origin, m.confidence))
     if promoted:
         skel = sorted(skel + promoted, key=lambda m: m.pos)
         style, twins = _twin_styles(skel, pairs)

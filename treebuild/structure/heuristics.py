@@ -221,6 +221,8 @@ class Heuristics:
     """A numbered row of a TOC without page numbers is at most this long."""
     indent_tolerance: float = 4.0
     """Points of indentation treated as equal in a TOC's levels."""
+    toc_row_size_tolerance: float = 0.6
+    """Points of type size treated as equal between TOC rows (a page-less last entry set like the others)."""
     hanging_indent: float = 20.0
     """The later lines of a wrapped TOC title hang at most this far right of its first line's title
     (under the title when the label is set apart, past the label when it is not)."""

@@ -97,11 +97,33 @@ def parse_rows(pages: TocPages) -> list[TocEntry]:
             page = re_.page if has_page else None
             title_x0 = r.cells[1].x0 if len(r.cells) > 1 and _label_only(r.cells[0].text) else r.x0
             raws.append(_Raw(re_.title, page, r.x0, title_x0, r.x1, r.size, r.bold, unit, has_page))
+    if pages.paged:
+        raws = _through_last_paged(raws)
     _mirror_margins(raws, pages)
     entries = _trim(_join(raws, right), pages.paged)
     for i, entry in enumerate(entries):
         entry.order = i
     return assign_levels(entries)
+
+
+def _through_last_paged(raws: list[_Raw]) -> list[_Raw]:
+    """A paged TOC ends with its last row that prints a page, or with the page-less rows after it set
+    like its entries (a last entry whose page the TOC left out): rows after those are the body starting
+    on the TOC's last page (its first heading, paragraphs, a listing), not entries. Page-less rows
+    between paged ones (part titles, wrapped titles) are kept."""
+    paged = [r for r in raws if r.has_page]
+    if not paged:
+        return raws
+    end = max(i for i, r in enumerate(raws) if r.has_page) + 1
+    while end < len(raws) and any(_set_alike(raws[end], p) for p in paged):
+        end += 1
+    return raws[:end]
+
+
+def _set_alike(r: _Raw, entry: _Raw) -> bool:
+    """Row ``r`` is set like TOC entry ``entry``: same type size and weight, same left edge."""
+    return r.bold == entry.bold and abs(r.size - entry.size) <= H.toc_row_size_tolerance \
+        and abs(r.x0 - entry.x0) <= H.indent_tolerance
 
 
 def _mirror_margins(raws: list[_Raw], pages: TocPages) -> None:
