@@ -257,11 +257,6 @@ def _caps(text: str) -> bool:
     return letters >= 2
 
 
-CELL_GAP = 8.0
-"""Points of blank between a row and a line to its right (or left) that make them two cells of one
-table row, not one line of text."""
-
-
 def _beside(run: list[_Row], lines: list[Line], skip: set[int]) -> bool:
     """Other text at the same height: a table row (numeric cells) or a figure label (same style)."""
     row = run[0]
@@ -278,8 +273,8 @@ def _beside(run: list[_Row], lines: list[Line], skip: set[int]) -> bool:
     for j, line in enumerate(lines):
         if j in skip or j in own:
             continue
-        if line.y0 < row.y1 - 1 and line.y1 > row.y0 + 1 and (line.x0 > row.x1 + CELL_GAP
-                                                             or line.x1 < row.x0 - CELL_GAP):
+        if line.y0 < row.y1 - 1 and line.y1 > row.y0 + 1 and (line.x0 > row.x1 + H.beside_gap
+                                                              or line.x1 < row.x0 - H.beside_gap):
             if line.size < H.figure_label * row.size:
                 continue  # a diagram's labels in the next column, not a table's figures
             if _NUMERIC_CELL.match(line.text) and any(c.isdigit() for c in line.text):
@@ -296,7 +291,7 @@ def _figures_row(row: _Row, lines: list[Line]) -> bool:
     cells = row.text.split("  ")
     if any(_NUMERIC_CELL.match(c) and any(ch.isdigit() for ch in c) for c in cells[1:]):
         return True
-    return any(line.y0 < row.y1 - 1 and line.y1 > row.y0 + 1 and line.x0 > row.x1 + CELL_GAP
+    return any(line.y0 < row.y1 - 1 and line.y1 > row.y0 + 1 and line.x0 > row.x1 + H.beside_gap
                and _NUMERIC_CELL.match(line.text) and any(c.isdigit() for c in line.text) for line in lines)
 
 

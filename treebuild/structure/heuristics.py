@@ -298,6 +298,9 @@ class Heuristics:
     """An MD&A section with at least this many heads in one look below its own is walked through head by
     head (each line of the income statement): they are its sub-sections; fewer are paragraph heads. A short
     section outside MD&A with this many heads set larger than the body keeps them even on one page."""
+    beside_gap: float = 8.0
+    """Points of blank between a row and a line to its right (or left) at the same height that make them
+    two cells of one table row, not one line of text."""
     cell_gap: float = 6.0
     """Font sizes of blank between the two pieces of one row beyond which they are a table's column
     headers, not one title (the tab after an Item's number is about 4)."""

@@ -111,11 +111,11 @@ def _through_last_paged(raws: list[_Raw]) -> list[_Raw]:
     like its entries (a last entry whose page the TOC left out): rows after those are the body starting
     on the TOC's last page (its first heading, paragraphs, a listing), not entries. Page-less rows
     between paged ones (part titles, wrapped titles) are kept."""
-    paged = [r for r in raws if r.has_page]
+    paged = [i for i, r in enumerate(raws) if r.has_page]
     if not paged:
         return raws
-    end = max(i for i, r in enumerate(raws) if r.has_page) + 1
-    while end < len(raws) and any(_set_alike(raws[end], p) for p in paged):
+    end = paged[-1] + 1
+    while end < len(raws) and any(_set_alike(raws[end], raws[i]) for i in paged):
         end += 1
     return raws[:end]
 
