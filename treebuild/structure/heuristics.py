@@ -298,6 +298,10 @@ class Heuristics:
     """An MD&A section with at least this many heads in one look below its own is walked through head by
     head (each line of the income statement): they are its sub-sections; fewer are paragraph heads. A short
     section outside MD&A with this many heads set larger than the body keeps them even on one page."""
+    note_walk_heads: int = 4
+    """A numbered note of the statements with at least this many heads larger than the body, each title
+    once, is walked through head by head (an accounting-policies or other-details note: one topic a
+    head); two or three are paragraph heads or table titles of one topic."""
     beside_gap: float = 8.0
     """Points of blank between a row and a line to its right (or left) at the same height that make them
     two cells of one table row, not one line of text."""

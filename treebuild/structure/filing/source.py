@@ -20,7 +20,7 @@ from .items import (
     sec_headings,
     split_part_items,
 )
-from .subsections import always_read, back_pages, ranked_by_look, walked_through
+from .subsections import always_read, back_pages, note_heads, ranked_by_look, walked_through
 from .tail import restructure_filing
 
 __all__ = ["FilingSource", "FilingProposal", "sec_skeleton"]
@@ -75,8 +75,11 @@ class FilingProposal(Proposal):
         return back_pages(walked_through(marks, headings), headings, self.closing)
 
     def refine(self, doc: SourceDoc, layout: Layout, marks: list[Mark]) -> list[Mark]:
-        """The statements inside their Item and the tail after the last Item laid out."""
-        return restructure_filing(doc, marks, self.sec, layout.scan()) if self.sec else marks
+        """The statements inside their Item and the tail after the last Item laid out, and the notes'
+        sub-sections (``note_heads``)."""
+        scan = layout.scan()
+        marks = restructure_filing(doc, marks, self.sec, scan) if self.sec else marks
+        return note_heads(marks, self.own_headings(scan.major()), self.body_size) if self.filing else marks
 
 
 class FilingSource:

@@ -26,7 +26,7 @@ from ..toc_parse import TocEntry, parse_rows
 from ..toc_place import PageTexts, place_entries
 
 __all__ = ["StatementsIndex", "find_statements_index", "statement_marks", "statements_start", "nest_notes",
-           "item_children", "is_note", "statement_title", "printed_once", "STATEMENTS_TITLE"]
+           "item_children", "is_note", "NOTES_TO", "statement_title", "printed_once", "STATEMENTS_TITLE"]
 
 STATEMENTS_TITLE = "Financial Statements"
 TOP_CHARS = 250
@@ -39,7 +39,7 @@ _TITLE_BLOCK = 100  # characters of bold lines (a company name) that may sit abo
 _TRAILING_NOTE = re.compile(r"\s*\([^()]*\)$")
 _FIRM = re.compile(r"^(?P<report>reports? of )[^,]{1,60},\s*(?P<firm>independent registered public accounting firm)",
                    re.IGNORECASE)  # "Report of KPMG LLP, Independent ...": the firm's name is not in the body's title
-_NOTES_TO = re.compile(rf"^{COMPANY}notes? to (?:the )?(?:condensed )?(?:consolidated |combined )?(?:condensed )?"
+NOTES_TO = re.compile(rf"^{COMPANY}notes? to (?:the )?(?:condensed )?(?:consolidated |combined )?(?:condensed )?"
                        r"financial statements", re.IGNORECASE)
 
 
@@ -184,7 +184,7 @@ def _heading_entries(scan: HeadingScan, start: Pos, end: Pos) -> list[tuple[str,
         pos = Pos(h.unit, h.char)
         if pos < start or pos >= end:
             continue
-        if _NOTES_TO.match(h.title):
+        if NOTES_TO.match(h.title):
             if not seen_notes_to:
                 out.append((h.title, pos, 0.6))
                 seen_notes_to = True
@@ -220,7 +220,7 @@ def statement_marks(doc: SourceDoc, scan: HeadingScan, start: Pos, end: Pos, ind
             top = min(level for _, level, _, _ in placed)
             marks = [Mark(t, base + 1 + level - top, pos, Origin.toc, conf) for t, level, pos, conf in placed]
             if not any(is_note(m.title) for m in marks):
-                notes_to = next((m for m in marks if _NOTES_TO.match(m.title)), None)
+                notes_to = next((m for m in marks if NOTES_TO.match(m.title)), None)
                 after = notes_to.pos if notes_to is not None else max(m.pos for m in marks)
                 level = (notes_to.level + 1) if notes_to is not None else base + 1
                 marks += [Mark(t, level, pos, Origin.numbering, conf)
@@ -254,8 +254,8 @@ def item_children(marks: list[Mark], level: int) -> list[Mark]:
     out: list[Mark] = []
     notes = False
     for m in marks:
-        if STATEMENT_TITLE.match(m.title) or _NOTES_TO.match(m.title):
-            notes = bool(_NOTES_TO.match(m.title))
+        if STATEMENT_TITLE.match(m.title) or NOTES_TO.match(m.title):
+            notes = bool(NOTES_TO.match(m.title))
             m = Mark(m.title, level + 1, m.pos, m.origin, m.confidence)
         elif notes and is_note(m.title):
             m = Mark(m.title, level + 2, m.pos, m.origin, m.confidence)
@@ -272,7 +272,7 @@ def nest_notes(marks: list[Mark]) -> list[Mark]:
     for m in marks:
         if notes_level is not None and m.level < notes_level:
             notes_level, shifting = None, False
-        if _NOTES_TO.match(m.title):
+        if NOTES_TO.match(m.title):
             notes_level, shifting = m.level, False
             out.append(m)
             continue

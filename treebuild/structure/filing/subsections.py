@@ -36,9 +36,10 @@ from collections import Counter, defaultdict
 from ...model import Mark, Pos
 from ..headings import Heading, StyleKey
 from ..heuristics import HEURISTICS as H
-from ..text import squash_spaces
+from ..text import normalize_title, squash_spaces
+from .statements import NOTES_TO, is_note
 
-__all__ = ["ranked_by_look", "always_read", "walked_through", "back_pages"]
+__all__ = ["ranked_by_look", "always_read", "walked_through", "back_pages", "note_heads"]
 
 _MDA = re.compile(r"management\W{0,3}s\s+discussion\s+and\s+analysis", re.IGNORECASE)
 """MD&A's Item title (Item 7 of a 10-K, Item 2 of a 10-Q); the printed abbreviation counts too."""
@@ -172,3 +173,44 @@ def back_pages(marks: list[Mark], headings: list[Heading], closing: re.Pattern[s
     back = {Pos(h.unit, h.char) for h in headings if Pos(h.unit, h.char) > sig and body
             and h.style[0] >= body * H.larger}
     return [Mark(m.title, 1, m.pos, m.origin, m.confidence) if m.pos in back else m for m in marks]
+
+
+def note_heads(marks: list[Mark], headings: list[Heading], body_size: float) -> list[Mark]:
+    """``marks`` plus the sub-sections of each numbered note of the statements: inside a note with
+    no sub-sections of its own, the heads in the most prominent look below the note's own title
+    that is set larger than the body, each title once (``Note 2 : Accounting Policies`` in 14
+    points holding ``Use of Estimates``, ``Revenue Recognition``, ``Inventories`` in 12 points over
+    9-point text). A note's bold heads in the body's size are paragraph heads or table captions."""
+    if body_size <= 0:
+        return marks
+    order = sorted(marks, key=lambda m: m.pos)
+    added: list[Mark] = []
+    for i, m in enumerate(order):
+        nxt = order[i + 1] if i + 1 < len(order) else None
+        if not is_note(m.title) or (nxt is not None and nxt.level > m.level) or not _inside_notes(order, i):
+            continue
+        end = nxt.pos if nxt is not None else Pos(1 << 30, 0)
+        inside = [h for h in headings if m.pos <= Pos(h.unit, h.char) < end]
+        key = normalize_title(m.title)
+        own = next((h for h in inside if normalize_title(h.title) == key), None)
+        below = [h for h in inside if h is not own and h.numbering is None and not h.run_in
+                 and h.style[0] >= body_size * H.larger
+                 and (own is None or _prominence(h.style) > _prominence(own.style))]
+        if not below:
+            continue
+        top = min((h.style for h in below), key=_prominence)
+        heads = [h for h in below if h.style == top]
+        if len(heads) >= H.note_walk_heads and len({squash_spaces(h.title.casefold()) for h in heads}) == len(heads):
+            added += [Mark(h.title, m.level + 1, Pos(h.unit, h.char), m.origin, m.confidence) for h in heads]
+    return sorted(order + added, key=lambda m: m.pos) if added else marks
+
+
+def _inside_notes(order: list[Mark], idx: int) -> bool:
+    """Whether mark ``idx`` has a ``Notes to ... Financial Statements`` section among its ancestors."""
+    level = order[idx].level
+    for entry in reversed(order[:idx]):
+        if entry.level < level:
+            if NOTES_TO.match(entry.title):
+                return True
+            level = entry.level
+    return False

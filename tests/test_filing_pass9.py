@@ -1,0 +1,82 @@
+"""Filings pass 9 (issue 8): failure classes of filings generated in the test."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from structgen import LOREM, Writer
+
+from treebuild.model import Node
+from treebuild.readers import read
+from treebuild.settings import BuildSettings
+from treebuild.structure import build_nodes
+
+POLICIES = ["Use of Estimates", "Revenue Recognition", "Inventories", "Property, Plant and Equipment", "Leases"]
+PARAGRAPH_HEADS = ["Debt Investments", "Equity Investments"]
+CAPTIONS = ["Short-Term Debt", "Long-Term Debt", "Senior Notes", "Commercial Paper"]
+STATEMENTS = ["Consolidated Statements of Income", "Consolidated Balance Sheets"]
+
+
+def _ten_k_with_notes(path: Path) -> Path:
+    """A 10-K whose notes are set in 14 points over 10-point text: the accounting-policies note walks
+    through five topics under heads in 12 points, the investments note has two such heads, the
+    borrowings note four bold table captions in the body's size; the statements sit in Item 8."""
+    w = Writer(header="Example Corp 2022 Form 10-K")
+    w.heading("UNITED STATES SECURITIES AND EXCHANGE COMMISSION", size=14)
+    w.heading("FORM 10-K", size=16)
+    w.heading("ANNUAL REPORT PURSUANT TO SECTION 13 OR 15(d) OF THE SECURITIES EXCHANGE ACT OF 1934", size=10)
+    w.paras(2)
+    w.new_page()
+    w.heading("PART I", size=10, bold=True, space=14)
+    w.heading("Item 1. Business", size=10, bold=True)
+    w.fill_pages(5)
+    w.heading("PART II", size=10, bold=True, space=14)
+    w.heading("Item 8. Financial Statements and Supplementary Data", size=10, bold=True)
+    for title in STATEMENTS:
+        w.new_page()
+        w.centred(title, 18, bold=False)
+        for row in ("Net sales", "Cost of sales", "Gross margin", "Operating income"):
+            w.line(row)
+            w.y -= 12.5
+            w.line("1,234", x=470)
+    w.new_page()
+    w.heading("Notes to Consolidated Financial Statements", size=18, bold=False)
+
+    def note(n: int, title: str, heads: list[str], size: float, bold: bool) -> None:
+        w.heading(f"Note {n} : {title}", size=14, bold=False)
+        w.para(LOREM)
+        for head in heads:
+            w.heading(head, size=size, bold=bold)
+            w.paras(2)
+
+    note(1, "Accounting Policies", POLICIES, 12, False)
+    note(2, "Investments", PARAGRAPH_HEADS, 12, False)
+    note(3, "Borrowings", CAPTIONS, 10, True)
+    note(4, "Commitments and Contingencies", [], 12, False)
+    w.new_page()
+    w.heading("Item 9. Changes in and Disagreements with Accountants", size=10, bold=True)
+    w.paras(2)
+    w.new_page()
+    w.centred("Signatures", 10)
+    w.para("Pursuant to the requirements of the Securities Exchange Act of 1934, the registrant has duly "
+           "caused this report to be signed on its behalf by the undersigned, thereunto duly authorized.")
+    return w.save(path)
+
+
+def _children(roots: list[Node], prefix: str) -> list[str]:
+    node = next(n for r in roots for n in r.walk() if n.title.startswith(prefix))
+    return [c.title for c in node.children]
+
+
+def test_a_note_walked_through_by_heads_larger_than_the_body_gets_them_as_sub_sections(tmp_path: Path) -> None:
+    """Heads set larger than the body on their own lines inside a numbered note are its sub-sections
+    when they walk through it (four or more, each title once); two such heads are paragraph heads,
+    and bold heads in the body's size (table captions) stay out."""
+    roots, _ = build_nodes(read(_ten_k_with_notes(tmp_path / "tenk.pdf")),
+                           BuildSettings(ignore_outline=True, subdivide=False))
+    assert _children(roots, "Notes to Consolidated") == [
+        "Note 1 : Accounting Policies", "Note 2 : Investments", "Note 3 : Borrowings",
+        "Note 4 : Commitments and Contingencies"]
+    assert _children(roots, "Note 1 ") == POLICIES
+    assert _children(roots, "Note 2 ") == []
+    assert _children(roots, "Note 3 ") == []
