@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from structgen import LOREM, Writer
 
 from treebuild.model import Node
@@ -17,21 +18,33 @@ CAPTIONS = ["Short-Term Debt", "Long-Term Debt", "Senior Notes", "Commercial Pap
 STATEMENTS = ["Consolidated Statements of Income", "Consolidated Balance Sheets"]
 
 
-def _ten_k_with_notes(path: Path) -> Path:
+def _ten_k_with_notes(path: Path, *, items: bool) -> Path:
     """A 10-K whose notes are set in 14 points over 10-point text: the accounting-policies note walks
     through five topics under heads in 12 points, the investments note has two such heads, the
-    borrowings note four bold table captions in the body's size; the statements sit in Item 8."""
+    borrowings note four bold table captions in the body's size. With ``items`` the statements sit in
+    Item 8; without, the report prints no Items but a contents page listing its own sections (the
+    notes' section among them), as some filers lay out their 10-K."""
     w = Writer(header="Example Corp 2022 Form 10-K")
     w.heading("UNITED STATES SECURITIES AND EXCHANGE COMMISSION", size=14)
     w.heading("FORM 10-K", size=16)
     w.heading("ANNUAL REPORT PURSUANT TO SECTION 13 OR 15(d) OF THE SECURITIES EXCHANGE ACT OF 1934", size=10)
     w.paras(2)
     w.new_page()
-    w.heading("PART I", size=10, bold=True, space=14)
-    w.heading("Item 1. Business", size=10, bold=True)
-    w.fill_pages(5)
-    w.heading("PART II", size=10, bold=True, space=14)
-    w.heading("Item 8. Financial Statements and Supplementary Data", size=10, bold=True)
+    contents: list[tuple[int, str, int]] = []
+    if items:
+        w.heading("PART I", size=10, bold=True, space=14)
+        w.heading("Item 1. Business", size=10, bold=True)
+        w.fill_pages(5)
+        w.heading("PART II", size=10, bold=True, space=14)
+        w.heading("Item 8. Financial Statements and Supplementary Data", size=10, bold=True)
+    else:
+        w.heading("Contents", size=18, bold=False)
+        w.new_page()
+        for title in ("Our Business", "Risk Factors"):
+            contents.append((0, title, w.heading(title, size=18, bold=False)))
+            w.fill_pages(3)
+        w.new_page()
+        contents.append((0, "Financial Statements", w.heading("Financial Statements", size=18, bold=False)))
     for title in STATEMENTS:
         w.new_page()
         w.centred(title, 18, bold=False)
@@ -40,7 +53,8 @@ def _ten_k_with_notes(path: Path) -> Path:
             w.y -= 12.5
             w.line("1,234", x=470)
     w.new_page()
-    w.heading("Notes to Consolidated Financial Statements", size=18, bold=False)
+    contents.append((1, "Notes to Consolidated Financial Statements",
+                     w.heading("Notes to Consolidated Financial Statements", size=18, bold=False)))
 
     def note(n: int, title: str, heads: list[str], size: float, bold: bool) -> None:
         w.heading(f"Note {n} : {title}", size=14, bold=False)
@@ -54,12 +68,18 @@ def _ten_k_with_notes(path: Path) -> Path:
     note(3, "Borrowings", CAPTIONS, 10, True)
     note(4, "Commitments and Contingencies", [], 12, False)
     w.new_page()
-    w.heading("Item 9. Changes in and Disagreements with Accountants", size=10, bold=True)
+    if items:
+        w.heading("Item 9. Changes in and Disagreements with Accountants", size=10, bold=True)
+    else:
+        contents.append((0, "Other Information", w.heading("Other Information", size=18, bold=False)))
     w.paras(2)
     w.new_page()
     w.centred("Signatures", 10)
     w.para("Pursuant to the requirements of the Securities Exchange Act of 1934, the registrant has duly "
            "caused this report to be signed on its behalf by the undersigned, thereunto duly authorized.")
+    for k, (indent, title, page) in enumerate(contents):
+        w.doc[1].insert_text((72 + 20 * indent, 140 + 18 * k), title, fontsize=10, fontname="helv")
+        w.doc[1].insert_text((520, 140 + 18 * k), str(page), fontsize=10, fontname="helv")
     return w.save(path)
 
 
@@ -68,11 +88,13 @@ def _children(roots: list[Node], prefix: str) -> list[str]:
     return [c.title for c in node.children]
 
 
-def test_a_note_walked_through_by_heads_larger_than_the_body_gets_them_as_sub_sections(tmp_path: Path) -> None:
+@pytest.mark.parametrize("items", [True, False], ids=["items", "printed-contents"])
+def test_a_note_walked_through_by_heads_larger_than_the_body_gets_them_as_sub_sections(
+        tmp_path: Path, items: bool) -> None:
     """Heads set larger than the body on their own lines inside a numbered note are its sub-sections
     when they walk through it (four or more, each title once); two such heads are paragraph heads,
     and bold heads in the body's size (table captions) stay out."""
-    roots, _ = build_nodes(read(_ten_k_with_notes(tmp_path / "tenk.pdf")),
+    roots, _ = build_nodes(read(_ten_k_with_notes(tmp_path / "tenk.pdf", items=items)),
                            BuildSettings(ignore_outline=True, subdivide=False))
     assert _children(roots, "Notes to Consolidated") == [
         "Note 1 : Accounting Policies", "Note 2 : Investments", "Note 3 : Borrowings",
