@@ -32,6 +32,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections import Counter, defaultdict
+from collections.abc import Callable
 
 from ...model import Mark, Pos
 from ..headings import Heading, StyleKey
@@ -112,10 +113,10 @@ def always_read(skeleton: list[Mark], idx: int, heads: list[Heading], body_size:
     return larger and (spread and len(heads) >= H.short_section_heads or _walk(heads))
 
 
-def _walk(heads: list[Heading]) -> bool:
-    """Heads that walk through their section one by one: at least ``H.walk_heads``, each title once
-    (the same test as ``walked_through`` inside MD&A)."""
-    return len(heads) >= H.walk_heads and len({squash_spaces(h.title.casefold()) for h in heads}) == len(heads)
+def _walk(heads: list[Heading], count: int = H.walk_heads) -> bool:
+    """Heads that walk through their section one by one: at least ``count``, each title once (the
+    same test as ``walked_through`` inside MD&A)."""
+    return len(heads) >= count and len({squash_spaces(h.title.casefold()) for h in heads}) == len(heads)
 
 
 def walked_through(marks: list[Mark], headings: list[Heading]) -> list[Mark]:
@@ -130,19 +131,35 @@ def walked_through(marks: list[Mark], headings: list[Heading]) -> list[Mark]:
     added: list[Mark] = []
     for i, m in enumerate(order):
         own = at.get(m.pos)
-        nxt = order[i + 1] if i + 1 < len(order) else None
-        if own is None or (nxt is not None and nxt.level > m.level) or not _inside_mda(order, i):
-            continue
-        end = nxt.pos if nxt is not None else Pos(1 << 30, 0)
-        below = [h for h in headings if m.pos < Pos(h.unit, h.char) < end and h.numbering is None
-                 and _prominence(h.style) > _prominence(own.style)]
-        if not below:
-            continue
-        top = min((h.style for h in below), key=_prominence)
-        heads = [h for h in below if h.style == top]
-        if _walk(heads):
-            added += [Mark(h.title, m.level + 1, Pos(h.unit, h.char), m.origin, m.confidence) for h in heads]
+        if own is not None and _inside_mda(order, i):
+            added += _divided(order, i, headings, own, lambda h: True, H.walk_heads)
     return sorted(order + added, key=lambda m: m.pos) if added else marks
+
+
+def _divided(order: list[Mark], idx: int, headings: list[Heading], own: Heading | None,
+             keep: Callable[[Heading], bool], count: int) -> list[Mark]:
+    """Sub-sections of mark ``idx`` when it has none yet: its unnumbered heads that ``keep`` accepts,
+    in the most prominent look below its own heading ``own`` (any look when ``None``), when at least
+    ``count`` of them walk through it, each title once."""
+    m = order[idx]
+    nxt = order[idx + 1] if idx + 1 < len(order) else None
+    if nxt is not None and nxt.level > m.level:
+        return []
+    end = _end(order, idx)
+    below = [h for h in headings if m.pos <= Pos(h.unit, h.char) < end and h is not own and h.numbering is None
+             and keep(h) and (own is None or _prominence(h.style) > _prominence(own.style))]
+    if not below:
+        return []
+    top = min((h.style for h in below), key=_prominence)
+    heads = [h for h in below if h.style == top]
+    if not _walk(heads, count):
+        return []
+    return [Mark(h.title, m.level + 1, Pos(h.unit, h.char), m.origin, m.confidence) for h in heads]
+
+
+def _end(order: list[Mark], idx: int) -> Pos:
+    """Where the text of mark ``idx`` ends: the next mark (any level), or past the document."""
+    return order[idx + 1].pos if idx + 1 < len(order) else Pos(1 << 30, 0)
 
 
 def _inside_mda(order: list[Mark], idx: int) -> bool:
@@ -178,30 +195,23 @@ def back_pages(marks: list[Mark], headings: list[Heading], closing: re.Pattern[s
 def note_heads(marks: list[Mark], headings: list[Heading], body_size: float) -> list[Mark]:
     """``marks`` plus the sub-sections of each numbered note of the statements: inside a note with
     no sub-sections of its own, the heads in the most prominent look below the note's own title
-    that is set larger than the body, each title once (``Note 2 : Accounting Policies`` in 14
-    points holding ``Use of Estimates``, ``Revenue Recognition``, ``Inventories`` in 12 points over
-    9-point text). A note's bold heads in the body's size are paragraph heads or table captions."""
+    that is set larger than the body, when at least ``H.note_walk_heads`` of them walk through the
+    note, each title once (``Note 2 : Accounting Policies`` in 14 points holding ``Use of Estimates``,
+    ``Revenue Recognition``, ``Inventories`` in 12 points over 9-point text). A note's bold heads in
+    the body's size are paragraph heads or table captions; two or three larger heads are a note's
+    paragraph heads or table titles."""
     if body_size <= 0:
         return marks
     order = sorted(marks, key=lambda m: m.pos)
     added: list[Mark] = []
     for i, m in enumerate(order):
-        nxt = order[i + 1] if i + 1 < len(order) else None
-        if not is_note(m.title) or (nxt is not None and nxt.level > m.level) or not _inside_notes(order, i):
+        if not is_note(m.title) or not _inside_notes(order, i):
             continue
-        end = nxt.pos if nxt is not None else Pos(1 << 30, 0)
-        inside = [h for h in headings if m.pos <= Pos(h.unit, h.char) < end]
-        key = normalize_title(m.title)
-        own = next((h for h in inside if normalize_title(h.title) == key), None)
-        below = [h for h in inside if h is not own and h.numbering is None and not h.run_in
-                 and h.style[0] >= body_size * H.larger
-                 and (own is None or _prominence(h.style) > _prominence(own.style))]
-        if not below:
-            continue
-        top = min((h.style for h in below), key=_prominence)
-        heads = [h for h in below if h.style == top]
-        if len(heads) >= H.note_walk_heads and len({squash_spaces(h.title.casefold()) for h in heads}) == len(heads):
-            added += [Mark(h.title, m.level + 1, Pos(h.unit, h.char), m.origin, m.confidence) for h in heads]
+        key, end = normalize_title(m.title), _end(order, i)  # the note's mark may be snapped to its page top
+        own = next((h for h in headings if m.pos <= Pos(h.unit, h.char) < end and normalize_title(h.title) == key),
+                   None)
+        added += _divided(order, i, headings, own,
+                          lambda h: not h.run_in and h.style[0] >= body_size * H.larger, H.note_walk_heads)
     return sorted(order + added, key=lambda m: m.pos) if added else marks
 
 
