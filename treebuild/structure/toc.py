@@ -52,7 +52,7 @@ def toc_marks(doc: SourceDoc, furniture: PageFurniture | None = None) -> TocResu
     if len(entries) < 2:
         return None
     texts = PageTexts(doc)
-    pagemap = PageMap(doc, after=pages.pages[-1])
+    pagemap = PageMap(doc, after=pages.piece_pages()[0][-1])
     _calibrate(doc, pagemap, entries, pages.pages, texts)
     span = len(doc.units) if not pages.paged else H.toc_span_pages
     placements = place_entries(doc, entries, pages.pages, pagemap, texts, span=span)

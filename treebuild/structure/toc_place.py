@@ -351,14 +351,14 @@ def place_entries(doc: SourceDoc, entries: list[TocEntry], toc_pages: list[int],
     pt = texts or PageTexts(doc)
     n = len(doc.units)
     toc = set(toc_pages)
-    tail = _toc_end(pt, entries, toc_pages)
+    tails = _toc_ends(pt, entries, toc_pages)
     expected = [pagemap.resolve(e.page) if e.page else None for e in entries]
     out: list[Placement] = []
     floor = Pos(0, -1)
     for i, entry in enumerate(entries):
         want = _want(entry)
-        skip = set() if want.self_ref else toc - ({tail.unit} if tail is not None else set())
-        below = tail if tail is not None and not want.self_ref else None
+        skip = set() if want.self_ref else toc - set(tails)
+        below = {} if want.self_ref else tails
         exp = expected[i]
         if exp is not None:
             units = [exp + d for d in _WINDOW]
@@ -400,20 +400,25 @@ def place_entries(doc: SourceDoc, entries: list[TocEntry], toc_pages: list[int],
     return out
 
 
-def _min_char(unit: int, floor: Pos, below: Pos | None) -> int:
+def _min_char(unit: int, floor: Pos, below: dict[int, Pos]) -> int:
     """Where the search for a heading starts on ``unit``: after the previous entry's heading, and
-    on the TOC's last page after the TOC (``below``)."""
+    on a TOC piece's last page after the TOC (``below``)."""
     start = floor.char + 1 if unit == floor.unit else 0
-    return max(start, below.char + 1) if below is not None and unit == below.unit else start
+    end = below.get(unit)
+    return max(start, end.char + 1) if end is not None else start
 
 
-def _toc_end(pt: PageTexts, entries: list[TocEntry], toc_pages: list[int]) -> Pos | None:
-    """Where the printed TOC ends on its last page (the row of the last entry read there that gives
+def _toc_ends(pt: PageTexts, entries: list[TocEntry], toc_pages: list[int]) -> dict[int, Pos]:
+    """Where the printed TOC ends on the last page of each of its runs of pages (one run, or one per
+    piece of a contents printed in pieces), by page."""
+    ends = [u for u in toc_pages if u + 1 not in toc_pages]
+    return {u: pos for u in ends if (pos := _toc_end(pt, entries, u)) is not None}
+
+
+def _toc_end(pt: PageTexts, entries: list[TocEntry], last: int) -> Pos | None:
+    """Where the printed TOC ends on page ``last`` (the row of the last entry read there that gives
     a page; a page-less last row may be that very heading): the first section often starts below
     it, on the same page (``1 Introduction`` under ``Contents``)."""
-    if not toc_pages:
-        return None
-    last = max(toc_pages)
     rows = [e for e in entries if e.unit == last and e.page]
     if not rows:
         return None
