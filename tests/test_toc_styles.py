@@ -905,3 +905,35 @@ def test_a_numbered_list_of_figures_under_the_contents_ends_it(tmp_path: Path) -
     res = toc_marks(_read(b.save()))
     assert res is not None
     assert [e.title for e in res.parsed] == [r.text for r in rows[:7]]
+
+
+def test_a_parts_title_above_its_own_contents_is_the_parts_entry(tmp_path: Path) -> None:
+    """``Part II`` / ``Operation`` set above the contents that part prints at its start: the part is an
+    entry, starting where its title stands, and the sections its contents lists nest under it."""
+    b = Builder(tmp_path / "part-titles.pdf")
+    b.blank("Sample Package")
+
+    def part_contents(label: str, title: str, rows: list[TocRow], folio: str | None) -> None:
+        page = b.doc[b.toc(rows, title=None, style="dots", top=150, folio=folio)]
+        b.text(page, 72, 70, label, size=14, bold=True)
+        b.text(page, 72, 98, title, size=20, bold=True)
+        b.text(page, 72, 126, "Contents", size=14, bold=True)
+
+    part_contents("Part I", "Usage", [TocRow(0, "1 Introduction", "1", bold=True), TocRow(1, "1.1 Scope", "1"),
+                                      TocRow(0, "2 Design", "2", bold=True)], None)
+    b.body([Heading("1 Introduction"), Heading("1.1 Scope", y=400, size=12)], folio="1")
+    b.body([Heading("2 Design")], folio="2")
+    part_contents("Part II", "Operation", [TocRow(0, "3 Start-up", "4", bold=True),
+                                           TocRow(1, "3.1 Checks", "4"), TocRow(0, "4 Shut-down", "5", bold=True)],
+                  "3")
+    b.body([Heading("3 Start-up"), Heading("3.1 Checks", y=400, size=12)], folio="4")
+    b.body([Heading("4 Shut-down")], folio="5")
+    b.body([], folio="6")
+    doc = _read(b.save())
+    res = toc_marks(doc)
+    assert res is not None
+    assert res.toc_pages == [1, 4]
+    assert _where(res) == [
+        ("Part I Usage", 1, 1), ("1 Introduction", 2, 2), ("1.1 Scope", 2, 3), ("2 Design", 3, 2),
+        ("Part II Operation", 4, 1), ("3 Start-up", 5, 2), ("3.1 Checks", 5, 3), ("4 Shut-down", 6, 2)]
+    assert res.marks[0].pos.char == _char(doc, 1, "Part I")

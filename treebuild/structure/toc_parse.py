@@ -35,6 +35,7 @@ class TocEntry:
     bold: bool = False
     unit: int = -1  # TOC page the entry was read from
     order: int = 0
+    at: int = -1  # where on its TOC page the entry's own title is printed (a part's, above its contents)
 
     @property
     def bare_title(self) -> str:
@@ -70,6 +71,7 @@ class _Raw:
     bold: bool
     unit: int
     has_page: bool  # the row printed a page reference (or N/A): the entry ends here
+    at: int = -1  # the row is the entry's own title, printed here on the TOC page (a part's)
 
 
 def parse_rows(pages: TocPages) -> list[TocEntry]:
@@ -94,8 +96,10 @@ def _raw_rows(pages: TocPages, unit: int, repeated: set[str]) -> list[_Raw]:
     rows = pages.rows[unit]
     edge = right_edge(rows)
     height = pages.heights.get(unit, H.page_height)
-    raws: list[_Raw] = []
-    for r in rows[pages.start_row(unit):]:
+    start = pages.start_row(unit)
+    part = _part_above(rows[:start - 1], unit) if start > 0 else None  # rows above the contents title
+    raws: list[_Raw] = [part] if part is not None else []
+    for r in rows[start:]:
         kind = toc_keyword(r.text)
         if kind == "list" or _numbered_list_title(r):
             break  # a list of figures/tables follows the contents on this page
@@ -109,6 +113,23 @@ def _raw_rows(pages: TocPages, unit: int, repeated: set[str]) -> list[_Raw]:
         title_x0 = r.cells[1].x0 if len(r.cells) > 1 and _label_only(r.cells[0].text) else r.x0
         raws.append(_Raw(re_.title, page, r.x0, title_x0, r.x1, r.size, r.bold, unit, has_page))
     return raws
+
+
+def _part_above(rows: list[Row], unit: int) -> _Raw | None:
+    """The part a contents lists, when its title stands right above the contents title (``Part II`` /
+    ``Examples`` / ``Contents``: a part's own contents, printed at its start): an entry without a page,
+    which the entries under it nest in (a part ranks above chapters and sections)."""
+    for i in range(len(rows) - 1, max(-1, len(rows) - 1 - H.part_title_rows - 1), -1):
+        label = parse_numbering(rows[i].text, entry=True)
+        if label is None or label.kind != "part" or label.rest.strip(" .:-–—"):
+            continue
+        title = rows[i + 1:]
+        if not title:
+            return None
+        r = rows[i]
+        return _Raw(" ".join([r.text, *(t.text for t in title)]), None, r.x0, r.x0, max(t.x1 for t in rows[i:]),
+                    max(t.size for t in rows[i:]), r.bold, unit, False, r.char)
+    return None
 
 
 def _numbered_list_title(row: Row) -> bool:
@@ -230,7 +251,7 @@ def _join(raws: list[_Raw], right: float) -> list[TocEntry]:
 
     def flush(r: _Raw) -> None:
         out.append(TocEntry(title=r.title, page=r.page, label=parse_numbering(r.title, entry=True), x0=r.x0,
-                            size=r.size, bold=r.bold, unit=r.unit, order=len(out)))
+                            size=r.size, bold=r.bold, unit=r.unit, order=len(out), at=r.at))
 
     for i, r in enumerate(raws):
         if pending is not None:
