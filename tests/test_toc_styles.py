@@ -937,3 +937,27 @@ def test_a_parts_title_above_its_own_contents_is_the_parts_entry(tmp_path: Path)
         ("Part I Usage", 1, 1), ("1 Introduction", 2, 2), ("1.1 Scope", 2, 3), ("2 Design", 3, 2),
         ("Part II Operation", 4, 1), ("3 Start-up", 5, 2), ("3.1 Checks", 5, 3), ("4 Shut-down", 6, 2)]
     assert res.marks[0].pos.char == _char(doc, 1, "Part I")
+
+
+@pytest.mark.parametrize(("first", "second"), [("First Part", "Second Part"), ("Première partie", "Deuxième partie")])
+def test_a_part_numbered_in_words_in_the_body_is_placed(tmp_path: Path, first: str, second: str) -> None:
+    """The contents prints the parts' Roman numerals (``II Operation``), the body spells them above the
+    title (``Second Part`` / ``Operation``, babel-french's ``Deuxième partie``): each part is placed
+    on its page, at its number's line."""
+    b = Builder(tmp_path / "parts-in-words.pdf")
+    b.blank("Sample Manual")
+    b.toc([TocRow(0, "I Usage", "1", bold=True), TocRow(1, "1 Introduction", "1"), TocRow(1, "2 Design", "2"),
+           TocRow(0, "II Operation", "3", bold=True), TocRow(1, "3 Start-up", "3"), TocRow(1, "4 Shut-down", "4")],
+          style="dots")
+    for label, title, section, folio in ((first, "Usage", "1 Introduction", "1"), (None, None, "2 Design", "2"),
+                                         (second, "Operation", "3 Start-up", "3"), (None, None, "4 Shut-down", "4")):
+        heads = [Heading(label, y=80, size=14), Heading(title, y=110, size=20), Heading(section, y=160)] \
+            if label and title else [Heading(section)]
+        b.body(heads, folio=folio)
+    b.body([], folio="5")
+    doc = _read(b.save())
+    res = toc_marks(doc)
+    assert res is not None
+    assert _where(res) == [("I Usage", 2, 1), ("1 Introduction", 2, 2), ("2 Design", 3, 2),
+                           ("II Operation", 4, 1), ("3 Start-up", 4, 2), ("4 Shut-down", 5, 2)]
+    assert res.marks[3].pos.char == _char(doc, 4, second)
