@@ -585,6 +585,11 @@ _QUICK_NUMBER_END = re.compile(
 _QUICK_KEYWORD = re.compile(
     r"^\s*(?:table\s+of\s+)?(?:contents|c\s+o\s+n\s+t\s+e\s+n\s+t\s+s|index|inhalt|inhaltsverzeichnis|"
     r"table\s+des\s+mati[eè]res|sommaire|[ií]ndice|inhoud|spis\s+tre[sś]ci)\b", re.I | re.M)
+_PIECE_KEYWORD = re.compile(
+    r"^\s*(?:table\s+of\s+)?(?:contents|inhalt|inhaltsverzeichnis|table\s+des\s+mati[eè]res|sommaire|"
+    r"inhoud|spis\s+tre[sś]ci)\b", re.I | re.M)
+"""A contents title on a line of its own, an index's aside: a later piece of the contents is titled so
+(a back-of-book index is titled ``Index`` and lists earlier pages)."""
 
 
 def _quick_candidate(text: str) -> bool:
@@ -662,7 +667,8 @@ def _later_pieces(doc: SourceDoc, first: list[int], score: Callable[[int], _Page
     last = score(first[-1])
     u = first[-1] + 1
     while u < n:
-        if not _QUICK_KEYWORD.search(doc.units[u].text) or not _quick_candidate(doc.units[u].text):
+        text = doc.units[u].text
+        if not _PIECE_KEYWORD.search(text) or not _lists_from(text, last, n):
             u += 1
             continue
         s = score(u)
@@ -692,6 +698,19 @@ def _earlier_pieces(groups: list[list[int]], best: list[int], scores: dict[int, 
         out.insert(0, g)
         nxt = g
     return out
+
+
+_LINE_END_NUMBER = re.compile(r"(?:^|\s)(\d{1,4})[ \t]*$", re.M)
+
+
+def _lists_from(text: str, prev: _PageScore, page_count: int) -> bool:
+    """Cheap text-only filter before a page is laid out as a later piece: enough lines end in a page
+    number from the last one ``prev`` listed to the end of the document (a filing's pages, each under a
+    ``Table of Contents`` link, end in amounts and notes, not in the pages still to come)."""
+    if prev.last_value is None:
+        return False
+    lo, hi = prev.last_value - H.toc_piece_overlap, page_count + 2
+    return sum(1 for v in _LINE_END_NUMBER.findall(text) if lo <= int(v) <= hi) >= H.titled_toc_entries
 
 
 def _goes_on(prev: _PageScore, s: _PageScore, page_count: int) -> bool:
