@@ -827,3 +827,137 @@ def test_a_toc_that_ends_partway_down_its_page_where_the_body_begins(tmp_path: P
     res = toc_marks(_read(b.save()))
     assert res is not None
     assert [(e.title, e.page) for e in res.parsed] == [(r.text, r.ref) for r in rows]
+
+
+def _parts_manual(path: Path, front_pages: int) -> Path:
+    """A manual whose contents is printed in pieces: Part I's short contents up front, Part II's own
+    (richer) contents at the start of Part II, ``front_pages`` pages of Part I body between them."""
+    b = Builder(path)
+    b.blank("Sample Package")
+    b.toc([TocRow(0, "1 Introduction", "1", bold=True), TocRow(1, "1.1 Scope", "1"),
+           TocRow(0, "2 Design", "2", bold=True)], style="dots")
+    b.body([Heading("1 Introduction"), Heading("1.1 Scope", y=400, size=12)], folio="1")
+    b.body([Heading("2 Design")], folio="2")
+    for k in range(front_pages):
+        b.body([], folio=str(3 + k))
+    part2 = 3 + front_pages
+    b.toc([TocRow(0, "3 Operation", str(part2 + 1), bold=True), TocRow(1, "3.1 Start-up", str(part2 + 1)),
+           TocRow(1, "3.2 Shut-down", str(part2 + 2)), TocRow(0, "4 Maintenance", str(part2 + 3), bold=True),
+           TocRow(1, "4.1 Cleaning", str(part2 + 3))], style="dots", folio=str(part2))
+    b.body([Heading("3 Operation"), Heading("3.1 Start-up", y=400, size=12)], folio=str(part2 + 1))
+    b.body([Heading("3.2 Shut-down", size=12)], folio=str(part2 + 2))
+    b.body([Heading("4 Maintenance"), Heading("4.1 Cleaning", y=400, size=12)], folio=str(part2 + 3))
+    b.body([], folio=str(part2 + 4))
+    return b.save()
+
+
+@pytest.mark.parametrize("front_pages", [1, 14])
+def test_a_contents_printed_in_pieces_is_read_whole(tmp_path: Path, front_pages: int) -> None:
+    """Each part prints its own contents at its start, listing its sections; the contents up front lists
+    only Part I. Every piece is read, wherever it stands (within the front pages or far past them), and
+    each entry is placed on its page, the later piece's first section under its contents."""
+    doc = _read(_parts_manual(tmp_path / f"parts{front_pages}.pdf", front_pages))
+    res = toc_marks(doc)
+    assert res is not None
+    part2 = 4 + front_pages
+    assert res.toc_pages == [1, part2]
+    assert _where(res) == [
+        ("1 Introduction", 2, 1), ("1.1 Scope", 2, 2), ("2 Design", 3, 1),
+        ("3 Operation", part2 + 1, 1), ("3.1 Start-up", part2 + 1, 2), ("3.2 Shut-down", part2 + 2, 2),
+        ("4 Maintenance", part2 + 3, 1), ("4.1 Cleaning", part2 + 3, 2)]
+
+
+def test_a_short_contents_of_parts_before_the_detailed_one_is_no_piece(tmp_path: Path) -> None:
+    """A short contents (the parts) and then the detailed one, which lists the same pages again: only the
+    detailed one is read."""
+    b = Builder(tmp_path / "short.pdf")
+    b.blank("Sample Manual")
+    b.toc([TocRow(0, "Part I Usage", "1", bold=True), TocRow(0, "Part II Reference", "3", bold=True),
+           TocRow(0, "Index", "5", bold=True)], title="Short Contents", style="dots")
+    b.toc(MANUAL_ROWS, style="dots")
+    b.body([Heading("1 Introduction"), Heading("1.1 Scope", y=400, size=12)], folio="1")
+    b.body([Heading("1.2 Terms and definitions", size=12)], folio="2")
+    b.body([Heading("2 Design")], folio="3")
+    b.body([Heading("2.1 Architecture", y=300, size=12)], folio="4")
+    b.body([Heading("3 Operation")], folio="5")
+    b.body([], folio="6")
+    res = toc_marks(_read(b.save()))
+    assert res is not None
+    assert res.toc_pages == [2]
+    assert [(t, u - 1, lvl) for t, u, lvl in _where(res)] == EXPECTED_MANUAL
+
+
+def test_a_numbered_list_of_figures_under_the_contents_ends_it(tmp_path: Path) -> None:
+    """``4 List of Figures`` set as a numbered section under the contents, on the same page: the list's
+    own title (its entry above prints a page) ends the contents; the figures are no entries."""
+    b = Builder(tmp_path / "figures.pdf")
+    b.blank("Sample Manual")
+    rows = [*MANUAL_ROWS, TocRow(0, "4 List of Figures", "1", bold=True),
+            TocRow(0, "4 List of Figures", None, bold=True),
+            TocRow(0, "1 The machine from the front", "2"), TocRow(0, "2 The machine from the back", "4")]
+    b.toc(rows, style="dots")
+    b.body([Heading("1 Introduction"), Heading("1.1 Scope", y=400, size=12)], folio="1")
+    b.body([Heading("1.2 Terms and definitions", size=12)], folio="2")
+    b.body([Heading("2 Design")], folio="3")
+    b.body([Heading("2.1 Architecture", y=300, size=12)], folio="4")
+    b.body([Heading("3 Operation")], folio="5")
+    b.body([], folio="6")
+    res = toc_marks(_read(b.save()))
+    assert res is not None
+    assert [e.title for e in res.parsed] == [r.text for r in rows[:7]]
+
+
+def test_a_parts_title_above_its_own_contents_is_the_parts_entry(tmp_path: Path) -> None:
+    """``Part II`` / ``Operation`` set above the contents that part prints at its start: the part is an
+    entry, starting where its title stands, and the sections its contents lists nest under it."""
+    b = Builder(tmp_path / "part-titles.pdf")
+    b.blank("Sample Package")
+
+    def part_contents(label: str, title: str, rows: list[TocRow], folio: str | None) -> None:
+        page = b.doc[b.toc(rows, title=None, style="dots", top=150, folio=folio)]
+        b.text(page, 72, 70, label, size=14, bold=True)
+        b.text(page, 72, 98, title, size=20, bold=True)
+        b.text(page, 72, 126, "Contents", size=14, bold=True)
+
+    part_contents("Part I", "Usage", [TocRow(0, "1 Introduction", "1", bold=True), TocRow(1, "1.1 Scope", "1"),
+                                      TocRow(0, "2 Design", "2", bold=True)], None)
+    b.body([Heading("1 Introduction"), Heading("1.1 Scope", y=400, size=12)], folio="1")
+    b.body([Heading("2 Design")], folio="2")
+    part_contents("Part II", "Operation", [TocRow(0, "3 Start-up", "4", bold=True),
+                                           TocRow(1, "3.1 Checks", "4"), TocRow(0, "4 Shut-down", "5", bold=True)],
+                  "3")
+    b.body([Heading("3 Start-up"), Heading("3.1 Checks", y=400, size=12)], folio="4")
+    b.body([Heading("4 Shut-down")], folio="5")
+    b.body([], folio="6")
+    doc = _read(b.save())
+    res = toc_marks(doc)
+    assert res is not None
+    assert res.toc_pages == [1, 4]
+    assert _where(res) == [
+        ("Part I Usage", 1, 1), ("1 Introduction", 2, 2), ("1.1 Scope", 2, 3), ("2 Design", 3, 2),
+        ("Part II Operation", 4, 1), ("3 Start-up", 5, 2), ("3.1 Checks", 5, 3), ("4 Shut-down", 6, 2)]
+    assert res.marks[0].pos.char == _char(doc, 1, "Part I")
+
+
+@pytest.mark.parametrize(("first", "second"), [("First Part", "Second Part"), ("Première partie", "Deuxième partie")])
+def test_a_part_numbered_in_words_in_the_body_is_placed(tmp_path: Path, first: str, second: str) -> None:
+    """The contents prints the parts' Roman numerals (``II Operation``), the body spells them above the
+    title (``Second Part`` / ``Operation``, babel-french's ``Deuxième partie``): each part is placed
+    on its page, at its number's line."""
+    b = Builder(tmp_path / "parts-in-words.pdf")
+    b.blank("Sample Manual")
+    b.toc([TocRow(0, "I Usage", "1", bold=True), TocRow(1, "1 Introduction", "1"), TocRow(1, "2 Design", "2"),
+           TocRow(0, "II Operation", "3", bold=True), TocRow(1, "3 Start-up", "3"), TocRow(1, "4 Shut-down", "4")],
+          style="dots")
+    for label, title, section, folio in ((first, "Usage", "1 Introduction", "1"), (None, None, "2 Design", "2"),
+                                         (second, "Operation", "3 Start-up", "3"), (None, None, "4 Shut-down", "4")):
+        heads = [Heading(label, y=80, size=14), Heading(title, y=110, size=20), Heading(section, y=160)] \
+            if label and title else [Heading(section)]
+        b.body(heads, folio=folio)
+    b.body([], folio="5")
+    doc = _read(b.save())
+    res = toc_marks(doc)
+    assert res is not None
+    assert _where(res) == [("I Usage", 2, 1), ("1 Introduction", 2, 2), ("2 Design", 3, 2),
+                           ("II Operation", 4, 1), ("3 Start-up", 4, 2), ("4 Shut-down", 5, 2)]
+    assert res.marks[3].pos.char == _char(doc, 4, second)

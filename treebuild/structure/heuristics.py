@@ -130,6 +130,12 @@ class Heuristics:
     toc_next_pages: int = 3
     """... once no other TOC run starts within this many pages after it (a book's ``Short Contents``
     is followed by its full ``Table of Contents``; the richest run is read)."""
+    toc_piece_overlap: int = 2
+    """A later piece of a contents printed in several (a part's own ``Contents``) lists pages from the last
+    page the piece before it listed, less this many (a section that starts on the page the last one did)."""
+    part_title_rows: int = 2
+    """A part's title above its own contents (``Part II`` / ``Examples``) takes at most this many rows
+    under its label."""
     toc_row_extra: int = 16
     """Characters a TOC row's text line holds beyond its title (section and page numbers): where the TOC
     ends on its last page is its last such line, not a sentence of the first section that names the entry."""

@@ -87,8 +87,8 @@ Part/Item reader) takes its words from here, so a new label word is added once."
 LONE_LABEL_WORDS = ("lecture", "lesson", "unit")
 """Words that label a chapter only on a line of their own (``LESSON 3`` over the title); in running text
 and TOC rows they are ordinary words (``Unit 2 is ...``)."""
-FOREIGN_LABEL_WORDS = ("kapitel", "chapitre")
-"""A chapter's word in German and French, read where a TOC entry's title is looked for in the body."""
+FOREIGN_LABEL_WORDS = ("kapitel", "chapitre", "teil", "partie")
+"""A chapter's or a part's word in German and French, read where a TOC entry's title is looked for in the body."""
 
 
 def keyword_alternation(words: tuple[str, ...] | list[str] | None = None) -> str:

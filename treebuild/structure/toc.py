@@ -52,7 +52,7 @@ def toc_marks(doc: SourceDoc, furniture: PageFurniture | None = None) -> TocResu
     if len(entries) < 2:
         return None
     texts = PageTexts(doc)
-    pagemap = PageMap(doc, after=pages.pages[-1])
+    pagemap = PageMap(doc, after=pages.piece_pages()[0][-1])
     _calibrate(doc, pagemap, entries, pages.pages, texts)
     span = len(doc.units) if not pages.paged else H.toc_span_pages
     placements = place_entries(doc, entries, pages.pages, pagemap, texts, span=span)
@@ -88,8 +88,10 @@ def _place_groups(placements: list[Placement]) -> list[Placement]:
     """A group heading printed without a page ("Financial Statements and Supplemental Details"
     over its statements) starts where its first sub-entry starts, so the sub-entries nest under it
     instead of under the previous section. Only an unplaced, page-less entry directly followed by
-    a placed deeper one qualifies."""
-    out = list(placements)
+    a placed deeper one qualifies. A part whose title stands above its own contents (``at``) starts
+    there, on the TOC page."""
+    out = [Placement(p.entry, Pos(p.entry.unit, p.entry.at), 0.9, "title") if p.entry.at >= 0 else p
+           for p in placements]
     for i in range(len(out) - 2, -1, -1):
         p, nxt = out[i], out[i + 1]
         if p.pos is None and not p.entry.page and nxt.pos is not None and nxt.entry.level > p.entry.level:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from ..model import Line, SourceDoc
@@ -148,6 +149,16 @@ class TocPages:
     heights: dict[int, float] = field(default_factory=dict)
     paged: bool = True  # False: the TOC prints no page numbers
     first_row: int = 0  # index of the first row after the contents title on the first page
+    pieces: list[list[int]] = field(default_factory=list)  # the pages of each piece (one piece: empty)
+    starts: dict[int, int] = field(default_factory=dict)  # first row under the contents title of a later piece
+
+    def piece_pages(self) -> list[list[int]]:
+        """The pages of each piece of the contents, in order (one piece unless it is printed in several)."""
+        return self.pieces or [self.pages]
+
+    def start_row(self, unit: int) -> int:
+        """The index of the first row of ``unit`` that belongs to the contents."""
+        return self.first_row if unit == self.pages[0] else self.starts.get(unit, 0)
 
 
 def scan_limit(n: int) -> int:
@@ -574,6 +585,11 @@ _QUICK_NUMBER_END = re.compile(
 _QUICK_KEYWORD = re.compile(
     r"^\s*(?:table\s+of\s+)?(?:contents|c\s+o\s+n\s+t\s+e\s+n\s+t\s+s|index|inhalt|inhaltsverzeichnis|"
     r"table\s+des\s+mati[eè]res|sommaire|[ií]ndice|inhoud|spis\s+tre[sś]ci)\b", re.I | re.M)
+_PIECE_KEYWORD = re.compile(
+    r"^\s*(?:table\s+of\s+)?(?:contents|inhalt|inhaltsverzeichnis|table\s+des\s+mati[eè]res|sommaire|"
+    r"inhoud|spis\s+tre[sś]ci)\b", re.I | re.M)
+"""A contents title on a line of its own, an index's aside: a later piece of the contents is titled so
+(a back-of-book index is titled ``Index`` and lists earlier pages)."""
 
 
 def _quick_candidate(text: str) -> bool:
@@ -626,7 +642,8 @@ def find_toc_pages(doc: SourceDoc) -> TocPages | None:
         u += 1
     if groups:
         best = max(groups, key=lambda g: (sum(scores[p].entries for p in g), -g[0]))
-        return _result(best, scores, True)
+        return _result([*_earlier_pieces(groups, best, scores, n), best, *_later_pieces(doc, best, score)],
+                       scores, True)
     for u in range(limit):
         text = doc.units[u].text
         if not _QUICK_KEYWORD.search(text) or len(NUMBERED_LINES.findall(text)) < H.pageless_rows:
@@ -636,8 +653,71 @@ def find_toc_pages(doc: SourceDoc) -> TocPages | None:
             pages = [u]
             while pages[-1] + 1 < n and _pageless_continues(score(pages[-1] + 1)):
                 pages.append(pages[-1] + 1)
-            return _result(pages, scores, False)
+            return _result([pages], scores, False)
     return None
+
+
+def _later_pieces(doc: SourceDoc, first: list[int], score: Callable[[int], _PageScore]) -> list[list[int]]:
+    """The later pieces of a contents printed in several: a part's own ``Contents`` at its start, whose
+    entries go on from the pages the piece before listed (``1 ... 21`` up front, ``7 ... 22`` to ``12 ... 38``
+    at Part II, ``13 ... 43`` to ``17 Index ... 67`` at Part III). Only pages with a contents title count,
+    anywhere in the document; an index (its pages point back) or a list of figures does not go on."""
+    n = len(doc.units)
+    pieces: list[list[int]] = []
+    last = score(first[-1])
+    u = first[-1] + 1
+    while u < n:
+        text = doc.units[u].text
+        if not _PIECE_KEYWORD.search(text) or not _lists_from(text, last, n):
+            u += 1
+            continue
+        s = score(u)
+        if s.keyword_row is None or not _is_toc_page(s, n) or not _goes_on(last, s, n):
+            u += 1
+            continue
+        pages = [u]
+        while pages[-1] + 1 < n and _continues(score(pages[-1]), score(pages[-1] + 1)):
+            pages.append(pages[-1] + 1)
+        pieces.append(pages)
+        last = score(pages[-1])
+        u = pages[-1] + 1
+    return pieces
+
+
+def _earlier_pieces(groups: list[list[int]], best: list[int], scores: dict[int, _PageScore],
+                    page_count: int) -> list[list[int]]:
+    """The pieces of a contents printed in several that come before the richest one (the first part's
+    contents is the shorter): the runs right before it, each titled, that it goes on from. A short
+    contents of parts before the detailed one is no piece: the detailed one lists its pages again."""
+    out: list[list[int]] = []
+    nxt = best
+    for g in reversed([g for g in groups if g[-1] < best[0]]):
+        if scores[g[0]].keyword_row is None or scores[nxt[0]].keyword_row is None \
+                or not _goes_on(scores[g[-1]], scores[nxt[0]], page_count):
+            break
+        out.insert(0, g)
+        nxt = g
+    return out
+
+
+_LINE_END_NUMBER = re.compile(r"(?:^|\s)(\d{1,4})[ \t]*$", re.M)
+
+
+def _lists_from(text: str, prev: _PageScore, page_count: int) -> bool:
+    """Cheap text-only filter before a page is laid out as a later piece: enough lines end in a page
+    number from the last one ``prev`` listed to the end of the document (a filing's pages, each under a
+    ``Table of Contents`` link, end in amounts and notes, not in the pages still to come)."""
+    if prev.last_value is None:
+        return False
+    lo, hi = prev.last_value - H.toc_piece_overlap, page_count + 2
+    return sum(1 for v in _LINE_END_NUMBER.findall(text) if lo <= int(v) <= hi) >= H.titled_toc_entries
+
+
+def _goes_on(prev: _PageScore, s: _PageScore, page_count: int) -> bool:
+    """Page ``s`` lists pages from where the piece ``prev`` ended on, all of them pages of the document."""
+    if prev.last_value is None or not s.values or s.monotonic < H.toc_monotonic:
+        return False
+    return min(s.values) >= prev.last_value - H.toc_piece_overlap and max(s.values) <= page_count + 2
 
 
 def listing_page(doc: SourceDoc, unit: int) -> bool:
@@ -699,8 +779,9 @@ def listing_title(text: str) -> bool:
     return not lead or lead.endswith(" of") or lead == "of"
 
 
-def _result(pages: list[int], scores: dict[int, _PageScore], paged: bool) -> TocPages:
-    first = scores[pages[0]]
-    start = first.keyword_row + 1 if first.keyword_row is not None else 0
-    return TocPages(pages=pages, rows={p: scores[p].rows for p in pages}, paged=paged, first_row=start,
-                    heights={p: scores[p].height for p in pages})
+def _result(pieces: list[list[int]], scores: dict[int, _PageScore], paged: bool) -> TocPages:
+    starts = {piece[0]: kw + 1 if (kw := scores[piece[0]].keyword_row) is not None else 0 for piece in pieces}
+    pages = [p for piece in pieces for p in piece]
+    return TocPages(pages=pages, rows={p: scores[p].rows for p in pages}, paged=paged, first_row=starts[pages[0]],
+                    heights={p: scores[p].height for p in pages}, pieces=pieces if len(pieces) > 1 else [],
+                    starts=starts)

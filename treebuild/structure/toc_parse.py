@@ -35,6 +35,7 @@ class TocEntry:
     bold: bool = False
     unit: int = -1  # TOC page the entry was read from
     order: int = 0
+    at: int = -1  # where on its TOC page the entry's own title is printed (a part's, above its contents)
 
     @property
     def bare_title(self) -> str:
@@ -70,6 +71,7 @@ class _Raw:
     bold: bool
     unit: int
     has_page: bool  # the row printed a page reference (or N/A): the entry ends here
+    at: int = -1  # the row is the entry's own title, printed here on the TOC page (a part's)
 
 
 def parse_rows(pages: TocPages) -> list[TocEntry]:
@@ -79,31 +81,62 @@ def parse_rows(pages: TocPages) -> list[TocEntry]:
     edges = [e for rows in pages.rows.values() if (e := right_edge(rows)) is not None]
     right = max(edges) if edges else max((r.x1 for rows in pages.rows.values() for r in rows), default=0.0)
     repeated = _running_rows(pages)
-    for i, unit in enumerate(pages.pages):
-        rows = pages.rows[unit]
-        start = pages.first_row if i == 0 else 0
-        edge = right_edge(rows)
-        height = pages.heights.get(unit, H.page_height)
-        for r in rows[start:]:
-            kind = toc_keyword(r.text)
-            if kind == "list":
-                break  # a list of figures/tables follows the contents on this page
-            if kind == "toc" or _skip_row(r, height) or normalize_title(r.text) in repeated:
-                continue
-            re_ = row_entry(r, edge)
-            if not re_.title or not re.search(r"[^\W\d_]", re_.title):
-                continue
-            has_page = re_.page is not None and entry_like(re_, r) or re_.how == "na"
-            page = re_.page if has_page else None
-            title_x0 = r.cells[1].x0 if len(r.cells) > 1 and _label_only(r.cells[0].text) else r.x0
-            raws.append(_Raw(re_.title, page, r.x0, title_x0, r.x1, r.size, r.bold, unit, has_page))
-    if pages.paged:
-        raws = _through_last_paged(raws)
+    for piece in pages.piece_pages():  # a contents printed in pieces: each ends with its own last entry
+        piece_raws = [r for unit in piece for r in _raw_rows(pages, unit, repeated)]
+        raws.extend(_through_last_paged(piece_raws) if pages.paged else piece_raws)
     _mirror_margins(raws, pages)
     entries = _trim(_join(raws, right), pages.paged)
     for i, entry in enumerate(entries):
         entry.order = i
     return assign_levels(entries)
+
+
+def _raw_rows(pages: TocPages, unit: int, repeated: set[str]) -> list[_Raw]:
+    """The rows of TOC page ``unit`` read as entries (a list of figures under the contents ends them)."""
+    rows = pages.rows[unit]
+    edge = right_edge(rows)
+    height = pages.heights.get(unit, H.page_height)
+    start = pages.start_row(unit)
+    part = _part_above(rows[:start - 1], unit) if start > 0 else None  # rows above the contents title
+    raws: list[_Raw] = [part] if part is not None else []
+    for r in rows[start:]:
+        kind = toc_keyword(r.text)
+        if kind == "list" or _numbered_list_title(r):
+            break  # a list of figures/tables follows the contents on this page
+        if kind == "toc" or _skip_row(r, height) or normalize_title(r.text) in repeated:
+            continue
+        re_ = row_entry(r, edge)
+        if not re_.title or not re.search(r"[^\W\d_]", re_.title):
+            continue
+        has_page = re_.page is not None and entry_like(re_, r) or re_.how == "na"
+        page = re_.page if has_page else None
+        title_x0 = r.cells[1].x0 if len(r.cells) > 1 and _label_only(r.cells[0].text) else r.x0
+        raws.append(_Raw(re_.title, page, r.x0, title_x0, r.x1, r.size, r.bold, unit, has_page))
+    return raws
+
+
+def _part_above(rows: list[Row], unit: int) -> _Raw | None:
+    """The part a contents lists, when its title stands right above the contents title (``Part II`` /
+    ``Examples`` / ``Contents``: a part's own contents, printed at its start): an entry without a page,
+    which the entries under it nest in (a part ranks above chapters and sections)."""
+    for i in range(len(rows) - 1, max(-1, len(rows) - 1 - H.part_title_rows - 1), -1):
+        label = parse_numbering(rows[i].text, entry=True)
+        if label is None or label.kind != "part" or label.rest.strip(" .:-–—"):
+            continue
+        title = rows[i + 1:]
+        if not title:
+            return None
+        r = rows[i]
+        return _Raw(" ".join([r.text, *(t.text for t in title)]), None, r.x0, r.x0, max(t.x1 for t in rows[i:]),
+                    max(t.size for t in rows[i:]), r.bold, unit, False, r.char)
+    return None
+
+
+def _numbered_list_title(row: Row) -> bool:
+    """``7 List of Figures`` set as a numbered section, printed without a page: the list's own title
+    (its entry in the contents above prints the page)."""
+    label = parse_numbering(row.text, entry=True)
+    return label is not None and row_entry(row).page is None and toc_keyword(label.rest.strip()) == "list"
 
 
 def _through_last_paged(raws: list[_Raw]) -> list[_Raw]:
@@ -218,7 +251,7 @@ def _join(raws: list[_Raw], right: float) -> list[TocEntry]:
 
     def flush(r: _Raw) -> None:
         out.append(TocEntry(title=r.title, page=r.page, label=parse_numbering(r.title, entry=True), x0=r.x0,
-                            size=r.size, bold=r.bold, unit=r.unit, order=len(out)))
+                            size=r.size, bold=r.bold, unit=r.unit, order=len(out), at=r.at))
 
     for i, r in enumerate(raws):
         if pending is not None:

@@ -153,11 +153,17 @@ def _want(entry: TocEntry) -> _Want:
     label = normalize_title(entry.label.label) if entry.label is not None else None
     distinct = entry.label is not None and (
         entry.label.kind in _DISTINCT_KINDS or entry.label.kind == "decimal" and entry.label.depth >= 2)
+    if entry.label is None and (r := _ROMAN_HEAD.match(full)) and roman_value(r.group(1)) is not None:
+        label, bare = r.group(1), r.group(2)  # ``II Tableaux``: a part's bare numeral the parser leaves alone
     short = None
     m = _TRAILING_PAREN.search(entry.title)
     if m and len(m.group(1).split()) >= 2:
         short = normalize_title(m.group(1)) or None
     return _Want(full, bare or None, label or None, distinct, toc_keyword(entry.title) == "toc", short)
+
+
+_ROMAN_HEAD = re.compile(r"^([ivxlc]+) (\S.*)$")
+"""A normalised title that opens with a Roman numeral (``ii tableaux et grilles``)."""
 
 
 def _strip_lead(s: str) -> str:
@@ -186,9 +192,22 @@ _NUMBER_WORDS = {"zero": 0, **NUMBER_WORDS, "thirty": 30, "forty": 40, "fifty": 
 """Spelled numbers of a lead line (``CHAPTER THIRTY ONE``): the numbering words plus zero and the tens."""
 
 
+_ORDINAL_WORDS = {
+    "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
+    "ninth": 9, "tenth": 10, "premiere": 1, "premier": 1, "deuxieme": 2, "seconde": 2, "troisieme": 3,
+    "quatrieme": 4, "cinquieme": 5, "sixieme": 6, "septieme": 7, "huitieme": 8, "neuvieme": 9, "dixieme": 10,
+    "erster": 1, "erste": 1, "zweiter": 2, "zweite": 2, "dritter": 3, "dritte": 3, "vierter": 4, "vierte": 4,
+    "funfter": 5, "funfte": 5,
+}
+"""Ordinals that spell a part's number before its word (``Second Part``, ``Deuxième partie``, ``Zweiter Teil``)."""
+
+
 def _is_lead(prev: str, label: str | None) -> bool:
-    """A line that only introduces a heading: "CHAPTER", "SIX", "Chapter 6", "6", "VI" (our number)."""
+    """A line that only introduces a heading: "CHAPTER", "SIX", "Chapter 6", "6", "VI", "Part Two",
+    "Deuxième partie" (our number, in figures, Roman numerals or words)."""
     words = prev.split()
+    if len(words) == 2 and words[0] in _ORDINAL_WORDS and words[1] in _LEAD_WORD_SET:
+        return label is not None and _ORDINAL_WORDS[words[0]] == _label_value(label)
     if words and words[0] in _LEAD_WORD_SET:
         words = words[1:]
     if not words:
@@ -199,9 +218,14 @@ def _is_lead(prev: str, label: str | None) -> bool:
     if rest == label:
         return True
     if all(w in _NUMBER_WORDS for w in words):
-        return str(sum(_NUMBER_WORDS[w] for w in words)) == label
+        return sum(_NUMBER_WORDS[w] for w in words) == _label_value(label)
     value = roman_value(rest) if len(words) == 1 else None
-    return value is not None and str(value) == label
+    return value is not None and value == _label_value(label)
+
+
+def _label_value(label: str) -> int | None:
+    """The number a normalised label stands for: ``6``, ``vi``."""
+    return int(label) if label.isdigit() else roman_value(label)
 
 
 def _lead_start(norms: list[str], k: int, label: str | None) -> int:
@@ -351,14 +375,14 @@ def place_entries(doc: SourceDoc, entries: list[TocEntry], toc_pages: list[int],
     pt = texts or PageTexts(doc)
     n = len(doc.units)
     toc = set(toc_pages)
-    tail = _toc_end(pt, entries, toc_pages)
+    tails = _toc_ends(pt, entries, toc_pages)
     expected = [pagemap.resolve(e.page) if e.page else None for e in entries]
     out: list[Placement] = []
     floor = Pos(0, -1)
     for i, entry in enumerate(entries):
         want = _want(entry)
-        skip = set() if want.self_ref else toc - ({tail.unit} if tail is not None else set())
-        below = tail if tail is not None and not want.self_ref else None
+        skip = set() if want.self_ref else toc - set(tails)
+        below = {} if want.self_ref else tails
         exp = expected[i]
         if exp is not None:
             units = [exp + d for d in _WINDOW]
@@ -400,20 +424,25 @@ def place_entries(doc: SourceDoc, entries: list[TocEntry], toc_pages: list[int],
     return out
 
 
-def _min_char(unit: int, floor: Pos, below: Pos | None) -> int:
+def _min_char(unit: int, floor: Pos, below: dict[int, Pos]) -> int:
     """Where the search for a heading starts on ``unit``: after the previous entry's heading, and
-    on the TOC's last page after the TOC (``below``)."""
+    on a TOC piece's last page after the TOC (``below``)."""
     start = floor.char + 1 if unit == floor.unit else 0
-    return max(start, below.char + 1) if below is not None and unit == below.unit else start
+    end = below.get(unit)
+    return max(start, end.char + 1) if end is not None else start
 
 
-def _toc_end(pt: PageTexts, entries: list[TocEntry], toc_pages: list[int]) -> Pos | None:
-    """Where the printed TOC ends on its last page (the row of the last entry read there that gives
+def _toc_ends(pt: PageTexts, entries: list[TocEntry], toc_pages: list[int]) -> dict[int, Pos]:
+    """Where the printed TOC ends on the last page of each of its runs of pages (one run, or one per
+    piece of a contents printed in pieces), by page."""
+    ends = [u for u in toc_pages if u + 1 not in toc_pages]
+    return {u: pos for u in ends if (pos := _toc_end(pt, entries, u)) is not None}
+
+
+def _toc_end(pt: PageTexts, entries: list[TocEntry], last: int) -> Pos | None:
+    """Where the printed TOC ends on page ``last`` (the row of the last entry read there that gives
     a page; a page-less last row may be that very heading): the first section often starts below
     it, on the same page (``1 Introduction`` under ``Contents``)."""
-    if not toc_pages:
-        return None
-    last = max(toc_pages)
     rows = [e for e in entries if e.unit == last and e.page]
     if not rows:
         return None
