@@ -40,3 +40,16 @@ def server() -> Iterator[OpenAIServer]:
     """One OpenAI-compatible server on 127.0.0.1 for the session; modules script it per test."""
     with OpenAIServer() as s:
         yield s
+
+
+# The longest modules first (seconds each took in a 2-worker run, bench/README "Test-suite time, pass 2":
+# flows ~450, store_lake ~290, store ~130, the rest under ~85). `./scripts/test` hands each xdist worker whole
+# modules in collection order (`--dist loadfile --no-loadscope-reorder`; xdist's own reorder puts modules
+# with many short tests first, so the long ones started last and one worker ran them alone at the end).
+LONG_MODULES = ("test_flows.py", "test_store_lake.py", "test_store.py", "test_query_model.py", "test_properties.py",
+                "test_cli_ux.py")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    rank = {name: i for i, name in enumerate(LONG_MODULES)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # stable: other modules keep their order

@@ -94,8 +94,10 @@ def write_pdf(path: Path, pages: Sequence[Sequence[Text | str]], *, toc: Sequenc
     doc = pymupdf.open()
     for k, lines in enumerate(pages):
         page = doc.new_page(width=PAGE_WIDTH, height=PAGE_HEIGHT)
+        shape = page.new_shape()  # one Shape and commit per page, not per line (page.insert_text's cost)
         for t in _place(lines):
-            page.insert_text((72, t.y), t.text, fontsize=t.size, fontname="hebo" if t.bold else "helv")
+            shape.insert_text((72, t.y), t.text, fontsize=t.size, fontname="hebo" if t.bold else "helv")
+        shape.commit()
         if k in figures:
             pix = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 32, 32), False)
             pix.clear_with(90 + 40 * (k % 4))

@@ -28,33 +28,58 @@ class Writer:
     """Flowing layout: ``heading`` and ``para`` advance a cursor; pages break automatically."""
 
     def __init__(self, header: str | None = "Annual Program Manual", footer: bool = True, header_size: float = 12.0):
-        self.doc = pymupdf.open()
+        self._doc = pymupdf.open()
         self.header = header
         self.header_size = header_size
         self.footer = footer
-        self.page: pymupdf.Page | None = None
+        self._page: pymupdf.Page | None = None
+        # The writer's own lines go into one Shape per page, committed when the page is left or read
+        # (``page``, ``doc``, ``save``): the same text operators page.insert_text writes, without a
+        # Shape, a font lookup of the page and a commit per line (most of a generated 10-K's time).
+        self._shape: pymupdf.Shape | None = None
         self.y = TOP
         self.new_page()
 
+    def _flush(self) -> None:
+        if self._shape is not None:
+            self._shape.commit()
+            self._shape = None
+
+    @property
+    def page(self) -> pymupdf.Page | None:
+        """The current page, with every line written so far on it (a direct write lands after them)."""
+        self._flush()
+        return self._page
+
+    @property
+    def doc(self) -> pymupdf.Document:
+        self._flush()
+        return self._doc
+
+    def _text(self, point: tuple[float, float], text: str, size: float, fontname: str) -> None:
+        if self._shape is None:
+            assert self._page is not None
+            self._shape = self._page.new_shape()
+        self._shape.insert_text(point, text, fontsize=size, fontname=fontname)
+
     def new_page(self) -> None:
-        self.page = self.doc.new_page(width=WIDTH, height=HEIGHT)
-        n = self.doc.page_count
+        self._page = self.doc.new_page(width=WIDTH, height=HEIGHT)
+        n = self._doc.page_count
         if self.header:
             # bold and larger than the body: only its repetition tells it from a heading
-            self.page.insert_text((LEFT, 40), self.header, fontsize=self.header_size, fontname="hebo")
+            self._text((LEFT, 40), self.header, self.header_size, "hebo")
         if self.footer:
-            self.page.insert_text((WIDTH / 2 - 5, 760), str(n), fontsize=9, fontname="helv")
+            self._text((WIDTH / 2 - 5, 760), str(n), 9, "helv")
         self.y = TOP
 
     @property
     def page_number(self) -> int:
-        return self.doc.page_count
+        return self._doc.page_count
 
     def _line(self, text: str, size: float, bold: bool, x: float = LEFT) -> None:
         if self.y + size > BOTTOM:
             self.new_page()
-        assert self.page is not None
-        self.page.insert_text((x, self.y + size), text, fontsize=size, fontname="hebo" if bold else "helv")
+        self._text((x, self.y + size), text, size, "hebo" if bold else "helv")
         self.y += size * 1.25
 
     def heading(self, text: str, size: float = 14.0, bold: bool = True, space: float = 10.0) -> int:

@@ -47,6 +47,9 @@ def prefect_api() -> Iterator[str]:
     # default, scaled by the limit's average occupancy (2 s before any slot is released). The test server
     # caps it at half a second, so the limit test waits about as long as its requests take.
     os.environ.setdefault("PREFECT_SERVER_CONCURRENCY_MAXIMUM_CONCURRENCY_SLOT_WAIT_SECONDS", "0.5")
+    # The server registers every installed block type at start (seconds of its start-up); no test here saves
+    # or reads a block document (results and caches use the local default storage).
+    os.environ.setdefault("PREFECT_API_BLOCKS_REGISTER_ON_START", "false")
     with prefect_test_harness(server_startup_timeout=120):
         url = PREFECT_API_URL.value()
         assert url and url.startswith("http://127.0.0.1:")
@@ -277,6 +280,19 @@ def test_only_transient_failures_are_retried() -> None:
     assert not is_transient(ValueError("a bug"))
 
 
+def _finished(flow_run_id: Any, timeout: float) -> Any:
+    """The flow run once it is in a final state (or as it is when ``timeout`` seconds have passed)."""
+    from prefect.client.orchestration import get_client
+
+    deadline = time.monotonic() + timeout
+    with get_client(sync_client=True) as client:
+        while True:
+            run = client.read_flow_run(flow_run_id)
+            if (run.state is not None and run.state.is_final()) or time.monotonic() > deadline:
+                return run
+            time.sleep(POLL_SECONDS)
+
+
 @pytest.mark.slow
 def test_prefect_deploy_and_a_process_worker_run_scheduled_ingest_and_two_batches(prefect_api: str,
                                                                                  tmp_path: Path) -> None:
@@ -295,22 +311,25 @@ def test_prefect_deploy_and_a_process_worker_run_scheduled_ingest_and_two_batche
     prefect = [sys.executable, "-m", "prefect"]
     subprocess.run([*prefect, "work-pool", "create", pool, "--type", "process"], env=env, check=True,
                    capture_output=True, timeout=120)
-    deployed = subprocess.run([*prefect, "--no-prompt", "deploy", "--prefect-file", "deploy/prefect.yaml", "--all"],
-                              env=env, cwd=ROOT, capture_output=True, text=True, timeout=300)
-    assert deployed.returncode == 0, deployed.stdout + deployed.stderr
-    with get_client(sync_client=True) as client:
-        scheduled = client.read_deployment_by_name("treebuild-scheduled-ingest/scheduled-ingest")
-        assert scheduled.work_pool_name == pool and scheduled.parameters["inbox"] == str(inbox)
-        assert [s.schedule.cron for s in scheduled.schedules] == ["0 2 * * *"]  # type: ignore[union-attr]
+    # The worker starts (seconds of imports) while `prefect deploy` runs; it polls an empty pool until then.
     worker = subprocess.Popen([*prefect, "worker", "start", "--pool", pool, "--type", "process"], env=env,
                               cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                               start_new_session=True)
     try:
-        nightly = run_deployment("treebuild-scheduled-ingest/scheduled-ingest", timeout=240,
-                                 parameters={"workers": 1}, poll_interval=POLL_SECONDS)
+        deployed = subprocess.run([*prefect, "--no-prompt", "deploy", "--prefect-file", "deploy/prefect.yaml",
+                                   "--all"], env=env, cwd=ROOT, capture_output=True, text=True, timeout=300)
+        assert deployed.returncode == 0, deployed.stdout + deployed.stderr
+        with get_client(sync_client=True) as client:
+            scheduled = client.read_deployment_by_name("treebuild-scheduled-ingest/scheduled-ingest")
+            assert scheduled.work_pool_name == pool and scheduled.parameters["inbox"] == str(inbox)
+            assert [s.schedule.cron for s in scheduled.schedules] == ["0 2 * * *"]  # type: ignore[union-attr]
+        # both runs submitted at once (timeout=0 returns the scheduled run): the worker runs them side by side
+        nightly = run_deployment("treebuild-scheduled-ingest/scheduled-ingest", timeout=0,
+                                 parameters={"workers": 1})
+        parent = run_deployment("treebuild-backfill-batches/backfill-batches", timeout=0,
+                                parameters={"batch_size": 2, "workers": 1})
+        nightly, parent = _finished(nightly.id, 240), _finished(parent.id, 300)
         assert nightly.state is not None and nightly.state.is_completed(), nightly.state
-        parent = run_deployment("treebuild-backfill-batches/backfill-batches", timeout=300,
-                                parameters={"batch_size": 2, "workers": 1}, poll_interval=POLL_SECONDS)
         assert parent.state is not None and parent.state.is_completed(), parent.state
     finally:
         os.killpg(worker.pid, signal.SIGTERM)

@@ -6,9 +6,6 @@ in titles and summaries (and its limits: offered ids, budgets, filters), and the
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -339,14 +336,20 @@ def test_injection_cannot_leave_the_offer_the_budget_or_the_filter(store: Store,
 # -- CLI ------------------------------------------------------------------------------------------------
 
 
-def test_cli_query_with_a_model_runs_end_to_end_and_reports_usage(store: Store, server: OpenAIServer) -> None:
+def test_cli_query_with_a_model_runs_end_to_end_and_reports_usage(store: Store, server: OpenAIServer,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """In-process through typer's CliRunner (a subprocess paid a second litellm import, ~8 s, for the same
+    command; ``python -m treebuild`` itself runs as a process in the flows and MCP tests)."""
+    from typer.testing import CliRunner
+
+    from treebuild.cli import app
+
     server.responder = responder(lambda k, recs, r: {"read": titled(recs, "Revenue"), "reasoning": "revenue"})
-    env = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True", "TREEBUILD_API_KEY": "x"}
-    out = subprocess.run([sys.executable, "-m", "treebuild", "query", "How much did revenue grow?",
-                          "--store", str(store.root), "--doc", "report", "--navigator", "litellm",
-                          "--model", "openai/test", "--api-base", server.url, "--json"],
-                         capture_output=True, text=True, env=env, timeout=120)
-    assert out.returncode == 0, out.stderr
+    monkeypatch.setenv("TREEBUILD_API_KEY", "x")
+    out = CliRunner().invoke(app, ["query", "How much did revenue grow?", "--store", str(store.root), "--doc",
+                                   "report", "--navigator", "litellm", "--model", "openai/test", "--api-base",
+                                   server.url, "--json"])
+    assert out.exit_code == 0, out.stderr
     result = json.loads(out.stdout)
     assert [p["title"] for p in result["passages"]] == ["Revenue"]
     assert result["usage"]["calls"] == 1 and result["usage"]["input_tokens"] > 0
