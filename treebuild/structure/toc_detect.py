@@ -582,12 +582,12 @@ def _pageless_continues(s: _PageScore) -> bool:
 
 _QUICK_NUMBER_END = re.compile(
     rf"(?:^|\s|\.)(?!(?:19|20)\d\d\s*$)(?:{PREFIXED}|{ARABIC}|{ROMAN_LOWER})[ \t]*$", re.M)
-_QUICK_KEYWORD = re.compile(
-    r"^\s*(?:table\s+of\s+)?(?:contents|c\s+o\s+n\s+t\s+e\s+n\s+t\s+s|index|inhalt|inhaltsverzeichnis|"
-    r"table\s+des\s+mati[eè]res|sommaire|[ií]ndice|inhoud|spis\s+tre[sś]ci)\b", re.I | re.M)
-_PIECE_KEYWORD = re.compile(
-    r"^\s*(?:table\s+of\s+)?(?:contents|inhalt|inhaltsverzeichnis|table\s+des\s+mati[eè]res|sommaire|"
-    r"inhoud|spis\s+tre[sś]ci)\b", re.I | re.M)
+_CONTENTS_WORDS = (r"contents|c\s+o\s+n\s+t\s+e\s+n\s+t\s+s|inhalt|inhaltsverzeichnis|table\s+des\s+mati[eè]res|"
+                   r"sommaire|inhoud|spis\s+tre[sś]ci")
+"""A contents title's words (``Table of`` may precede them)."""
+_QUICK_KEYWORD = re.compile(rf"^\s*(?:table\s+of\s+)?(?:{_CONTENTS_WORDS}|index|[ií]ndice)\b", re.I | re.M)
+"""A contents or an index title opening a line: a page that may be a TOC page."""
+_PIECE_KEYWORD = re.compile(rf"^\s*(?:table\s+of\s+)?(?:{_CONTENTS_WORDS})\b", re.I | re.M)
 """A contents title on a line of its own, an index's aside: a later piece of the contents is titled so
 (a back-of-book index is titled ``Index`` and lists earlier pages)."""
 
