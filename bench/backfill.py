@@ -60,6 +60,13 @@ def _start_server(home: Path) -> tuple[subprocess.Popen[bytes], str, float]:
             time.sleep(0.5)
 
 
+def _stop_server(server: subprocess.Popen[bytes], work: Path) -> None:
+    """Stop the server started by ``_start_server`` (its whole process group) and remove the work folder."""
+    os.killpg(server.pid, 15)
+    server.wait(timeout=30)
+    shutil.rmtree(work, ignore_errors=True)
+
+
 def _run(label: str, cmd: list[str], store: Path, env: dict[str, str]) -> dict[str, float]:
     t0 = time.perf_counter()
     cpu0 = _children_cpu()
@@ -178,9 +185,7 @@ def main() -> None:
             print(f"this host's ceiling: two plain ingests at once are {plain / pair['seconds']:.2f}x "
                   "one plain ingest, with no Prefect (what 2 workers could reach at best)")
     finally:
-        os.killpg(server.pid, 15)
-        server.wait(timeout=30)
-        shutil.rmtree(work, ignore_errors=True)
+        _stop_server(server, work)
 
 
 if __name__ == "__main__":

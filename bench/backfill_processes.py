@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -26,7 +25,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from backfill import BIN, _start_server  # noqa: E402
+from backfill import BIN, _start_server, _stop_server  # noqa: E402
 
 SAMPLE_SECONDS = 0.05
 """How often /proc is read: a process that lives shorter than this may be missed (workers live for the run)."""
@@ -181,9 +180,7 @@ def main() -> None:
                 wall, seen, _ = measure([*cmd, "--store", str(store)], env, server.pid)
                 report(label, wall, seen)
     finally:
-        os.killpg(server.pid, 15)
-        server.wait(timeout=30)
-        shutil.rmtree(work, ignore_errors=True)
+        _stop_server(server, work)
 
 
 if __name__ == "__main__":

@@ -351,24 +351,35 @@ def test_a_chapter_label_set_without_a_space_joins_its_title(tmp_path: Path) -> 
         [(f"CHAPTER {n} {t}", 1) for n, t in enumerate(chapters, start=1)]
 
 
-def test_chapters_after_the_end_of_a_short_toc_are_chapters(tmp_path: Path) -> None:
-    """A printed TOC read only as far as chapter 2 (the rest on a page it did not recognise): the
-    later chapters and the unnumbered ``Index``, set like the listed chapters, are chapters, not
-    sub-sections of the last entry."""
+def _short_toc_manual(chapters: int, example: str | None = None) -> tuple[Writer, dict[str, int]]:
+    """A manual of ``chapters`` numbered chapters (18 pt) of two sections (13 pt) each and an ``Index``
+    set like the chapters, a blank page left for its contents; ``example``: an unnumbered heading set
+    like the chapters inside chapter 1. Returns the writer and each heading's page."""
     w = Writer(header=None)
     w.new_page()
     pages: dict[str, int] = {}
-    chapters = [("1 Introduction", ["1.1 Scope", "1.2 Terms"]), ("2 Design", ["2.1 Layout", "2.2 Storage"]),
-                ("3 Operation", ["3.1 Startup", "3.2 Shutdown"]), ("4 Maintenance", ["4.1 Backups", "4.2 Repair"])]
-    for chapter, sections in chapters:
+    all_chapters = [("1 Introduction", ["1.1 Scope", "1.2 Terms"]), ("2 Design", ["2.1 Layout", "2.2 Storage"]),
+                    ("3 Operation", ["3.1 Startup", "3.2 Shutdown"]), ("4 Maintenance", ["4.1 Backups", "4.2 Repair"])]
+    for n, (chapter, sections) in enumerate(all_chapters[:chapters]):
         w.new_page()
         pages[chapter] = w.heading(chapter, size=18)
         w.para(LOREM)
         for s in sections:
             pages[s] = w.heading(s, size=13)
             w.fill_pages(1)
+        if n == 0 and example is not None:
+            w.heading(example, size=18)
+            w.para(LOREM)
     w.heading("Index", size=18)
     w.para("backups, 12; repair, 13; startup, 9; shutdown, 10; storage, 7; layout, 6")
+    return w, pages
+
+
+def test_chapters_after_the_end_of_a_short_toc_are_chapters(tmp_path: Path) -> None:
+    """A printed TOC read only as far as chapter 2 (the rest on a page it did not recognise): the
+    later chapters and the unnumbered ``Index``, set like the listed chapters, are chapters, not
+    sub-sections of the last entry."""
+    w, pages = _short_toc_manual(4)
     listed = [(0, "1 Introduction"), (1, "1.1 Scope"), (1, "1.2 Terms"), (0, "2 Design"), (1, "2.1 Layout"),
               (1, "2.2 Storage")]
     _contents_page(w, 1, [(i, t, pages[t]) for i, t in listed])
@@ -382,23 +393,7 @@ def test_an_unnumbered_head_between_numbered_chapters_is_no_chapter(tmp_path: Pa
     """A short TOC's later chapters are found as above, but an unnumbered heading set as large as
     the chapters inside chapter 1 (the title of a worked example or a music score in a figure) is
     no chapter: an unnumbered chapter comes after the numbered ones (``Index``), not between them."""
-    w = Writer(header=None)
-    w.new_page()
-    pages: dict[str, int] = {}
-    chapters = [("1 Introduction", ["1.1 Scope", "1.2 Terms"]), ("2 Design", ["2.1 Layout", "2.2 Storage"]),
-                ("3 Operation", ["3.1 Startup", "3.2 Shutdown"])]
-    for chapter, sections in chapters:
-        w.new_page()
-        pages[chapter] = w.heading(chapter, size=18)
-        w.para(LOREM)
-        for s in sections:
-            pages[s] = w.heading(s, size=13)
-            w.fill_pages(1)
-        if chapter.startswith("1 "):
-            w.heading("Worked Example", size=18)
-            w.para(LOREM)
-    w.heading("Index", size=18)
-    w.para("backups, 12; repair, 13; startup, 9; shutdown, 10; storage, 7; layout, 6")
+    w, pages = _short_toc_manual(3, example="Worked Example")
     listed = [(0, "1 Introduction"), (1, "1.1 Scope"), (1, "1.2 Terms"), (0, "2 Design"), (1, "2.1 Layout")]
     _contents_page(w, 1, [(i, t, pages[t]) for i, t in listed])
     roots, result = build_nodes(read(w.save(tmp_path / "manual.pdf")), DETECT)

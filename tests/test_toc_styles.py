@@ -47,6 +47,13 @@ def _manual(path: Path, style: str, folios: bool = True, title: str = "Contents"
     b = Builder(path)
     b.blank(cover)
     b.toc(MANUAL_ROWS if rows is None else rows, title=title, style=style)
+    _manual_body(b, folios, last_page)
+    return b.save()
+
+
+def _manual_body(b: Builder, folios: bool = True, last_page: bool = True) -> None:
+    """The sample manual's body pages, whose headings MANUAL_ROWS names (an empty sixth page unless
+    ``last_page`` is False)."""
     f = (lambda n: str(n)) if folios else (lambda n: None)
     b.body([Heading("1 Introduction"), Heading("1.1 Scope", y=400, size=12)], folio=f(1))
     b.body([Heading("1.2 Terms and definitions", size=12)], folio=f(2))
@@ -55,7 +62,6 @@ def _manual(path: Path, style: str, folios: bool = True, title: str = "Contents"
     b.body([Heading("3 Operation")], folio=f(5))
     if last_page:
         b.body([], folio=f(6))
-    return b.save()
 
 
 EXPECTED_MANUAL = [
@@ -875,12 +881,7 @@ def test_a_short_contents_of_parts_before_the_detailed_one_is_no_piece(tmp_path:
     b.toc([TocRow(0, "Part I Usage", "1", bold=True), TocRow(0, "Part II Reference", "3", bold=True),
            TocRow(0, "Index", "5", bold=True)], title="Short Contents", style="dots")
     b.toc(MANUAL_ROWS, style="dots")
-    b.body([Heading("1 Introduction"), Heading("1.1 Scope", y=400, size=12)], folio="1")
-    b.body([Heading("1.2 Terms and definitions", size=12)], folio="2")
-    b.body([Heading("2 Design")], folio="3")
-    b.body([Heading("2.1 Architecture", y=300, size=12)], folio="4")
-    b.body([Heading("3 Operation")], folio="5")
-    b.body([], folio="6")
+    _manual_body(b)
     res = toc_marks(_read(b.save()))
     assert res is not None
     assert res.toc_pages == [2]
@@ -896,12 +897,7 @@ def test_a_numbered_list_of_figures_under_the_contents_ends_it(tmp_path: Path) -
             TocRow(0, "4 List of Figures", None, bold=True),
             TocRow(0, "1 The machine from the front", "2"), TocRow(0, "2 The machine from the back", "4")]
     b.toc(rows, style="dots")
-    b.body([Heading("1 Introduction"), Heading("1.1 Scope", y=400, size=12)], folio="1")
-    b.body([Heading("1.2 Terms and definitions", size=12)], folio="2")
-    b.body([Heading("2 Design")], folio="3")
-    b.body([Heading("2.1 Architecture", y=300, size=12)], folio="4")
-    b.body([Heading("3 Operation")], folio="5")
-    b.body([], folio="6")
+    _manual_body(b)
     res = toc_marks(_read(b.save()))
     assert res is not None
     assert [e.title for e in res.parsed] == [r.text for r in rows[:7]]

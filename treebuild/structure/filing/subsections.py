@@ -107,7 +107,7 @@ def always_read(skeleton: list[Mark], idx: int, heads: list[Heading], body_size:
         return True
     pages = [h.unit for h in heads]
     spread = len(set(pages)) >= H.mda_head_spread * len(pages)
-    if _inside_mda(skeleton, idx):
+    if _under(skeleton, idx, _mda):
         return spread
     larger = body_size > 0 and bool(heads) and min(h.style[0] for h in heads) >= body_size * H.larger
     return larger and (spread and len(heads) >= H.short_section_heads or _walk(heads))
@@ -131,7 +131,7 @@ def walked_through(marks: list[Mark], headings: list[Heading]) -> list[Mark]:
     added: list[Mark] = []
     for i, m in enumerate(order):
         own = at.get(m.pos)
-        if own is not None and _inside_mda(order, i):
+        if own is not None and _under(order, i, _mda):
             added += _divided(order, i, headings, own, lambda h: True, H.walk_heads)
     return sorted(order + added, key=lambda m: m.pos) if added else marks
 
@@ -162,12 +162,13 @@ def _end(order: list[Mark], idx: int) -> Pos:
     return order[idx + 1].pos if idx + 1 < len(order) else Pos(1 << 30, 0)
 
 
-def _inside_mda(order: list[Mark], idx: int) -> bool:
-    """Whether mark ``idx`` (not MD&A itself) has MD&A among its ancestors."""
+def _under(order: list[Mark], idx: int, section: Callable[[str], bool]) -> bool:
+    """Whether mark ``idx`` has a section whose title ``section`` accepts among its ancestors (MD&A,
+    ``Notes to ... Financial Statements``)."""
     level = order[idx].level
     for entry in reversed(order[:idx]):
         if entry.level < level:
-            if _mda(entry.title):
+            if section(entry.title):
                 return True
             level = entry.level
     return False
@@ -205,7 +206,7 @@ def note_heads(marks: list[Mark], headings: list[Heading], body_size: float) -> 
     order = sorted(marks, key=lambda m: m.pos)
     added: list[Mark] = []
     for i, m in enumerate(order):
-        if not is_note(m.title) or not _inside_notes(order, i):
+        if not is_note(m.title) or not _under(order, i, lambda t: bool(NOTES_TO.match(t))):
             continue
         key, end = normalize_title(m.title), _end(order, i)  # the note's mark may be snapped to its page top
         own = next((h for h in headings if m.pos <= Pos(h.unit, h.char) < end and normalize_title(h.title) == key),
@@ -213,14 +214,3 @@ def note_heads(marks: list[Mark], headings: list[Heading], body_size: float) -> 
         added += _divided(order, i, headings, own,
                           lambda h: not h.run_in and h.style[0] >= body_size * H.larger, H.note_walk_heads)
     return sorted(order + added, key=lambda m: m.pos) if added else marks
-
-
-def _inside_notes(order: list[Mark], idx: int) -> bool:
-    """Whether mark ``idx`` has a ``Notes to ... Financial Statements`` section among its ancestors."""
-    level = order[idx].level
-    for entry in reversed(order[:idx]):
-        if entry.level < level:
-            if NOTES_TO.match(entry.title):
-                return True
-            level = entry.level
-    return False
