@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import functools
 import gc
 import math
 import re
@@ -27,6 +26,7 @@ from ..model import Format, Line, OutlineEntry, SourceDoc, Unit, UnitKind
 from ..settings import Limits
 from .common import file_digest
 from .limits import check_pages
+from .pdf_styles import FontBook, StyledBlock, StyledLine, bold_font, page_styles
 
 __all__ = ["PdfReader"]
 
@@ -73,12 +73,13 @@ class PdfReader:
         layouts: dict[int, tuple[list[Line], list[tuple[float, float, int]]]] = {}
         geometry: dict[int, list[tuple[float, float, int]]] = {}
         kept: dict[int, tuple[pymupdf.Page, pymupdf.TextPage]] = {}  # pages read, until their layout pass
+        book = FontBook()  # the document's types, as its lines show them (one book per document)
 
         def lines(index: int) -> list[Line]:
             if index not in layouts:
                 page, tp = kept.pop(index, None) or (doc.load_page(index), None)
                 with _collector_paused():
-                    layouts[index] = _page_layout(page, units[index].text, tp)
+                    layouts[index] = _page_layout(page, units[index].text, tp, book)
             return layouts[index][0]
 
         def blocks(index: int) -> list[tuple[float, float, int]]:
@@ -233,42 +234,30 @@ def _page_blocks(page: pymupdf.Page, text: str, tp: pymupdf.TextPage | None = No
     return out
 
 
-def _page_layout(page: pymupdf.Page, text: str,
-                 tp: pymupdf.TextPage | None = None) -> tuple[list[Line], list[tuple[float, float, int]]]:
+def _page_layout(page: pymupdf.Page, text: str, tp: pymupdf.TextPage | None,
+                 book: FontBook) -> tuple[list[Line], list[tuple[float, float, int]]]:
     """Typographic lines (size, weight, position) and text blocks of a page, from one layout pass
-    (over ``tp``, the page's text page, when reading kept it).
+    over ``tp``, the page's text page (made here when reading did not keep it): MuPDF's JSON and HTML
+    writers (:mod:`.pdf_styles`), or ``extractDICT`` on a page whose two writings do not match.
 
     ``char`` offsets point into the unit text (``get_text("text")``, which is the blocks' texts in
     order). PyMuPDF's ``get_text("blocks")`` would give the blocks directly, but it leaks about
     7 KiB of Python objects per page (PyMuPDF 1.26-1.28), which a long backfill cannot afford.
     """
+    if tp is None:
+        tp = page.get_textpage(flags=_TEXT_FLAGS)
+    styled = page_styles(tp, book, LEAD_STEP)
+    if styled is None:
+        styled = _dict_styles(tp.extractDICT())
     out: list[Line] = []
     blocks: list[tuple[float, float, int]] = []
     spaced: list[int] = []  # indexes in ``out`` of lines that may be letter-spaced
     cursor = 0
-    data = tp.extractDICT() if tp is not None else page.get_text("dict", flags=_TEXT_FLAGS)
-    for bno, block in enumerate(data["blocks"]):
-        if block.get("type") != 0:
-            continue
+    for bno, block in enumerate(styled):
         block_start: int | None = None
-        for line in block["lines"]:
-            spans = line["spans"]
-            if len(spans) == 1:  # most lines: one span, no joining or choosing
-                main = spans[0]
-                line_text = main["text"]
-                stripped = line_text.strip()
-                if not stripped:
-                    continue
-                bold = bool(main["flags"] & _BOLD_FLAG) or _bold_font(main["font"])
-                lead = None
-            else:
-                texts = [s["text"] for s in spans]
-                line_text = "".join(texts)
-                stripped = line_text.strip()
-                if not stripped:
-                    continue
-                main, bold = _main_span(spans, texts)
-                lead = spans[0] if spans[0] is not main and spans[0]["size"] >= main["size"] * LEAD_STEP else None
+        for sl in block.lines:
+            line_text = sl.text
+            stripped = line_text.strip()
             found = text.find(line_text, cursor)
             if found < 0:
                 found = text.find(stripped, cursor)
@@ -277,20 +266,18 @@ def _page_layout(page: pymupdf.Page, text: str,
                 cursor = found + len(stripped)
             if block_start is None:
                 block_start = char
-            x0, y0, x1, y1 = line["bbox"]
+            x0, y0, x1, y1 = sl.box
             # positional, in the field order of ``Line`` (text, size, bold, x0, y0, x1, y1, char, block,
             # font, lead, lead_size): a third cheaper than keywords, and a filing's table page has hundreds of lines
-            lead_chars = len(lead["text"].strip()) if lead is not None else 0
-            lead_size = round(float(lead["size"]), 2) if lead_chars and lead is not None else 0.0
-            out.append(Line(stripped, round(float(main["size"]), 2), bool(bold), x0, y0, x1, y1, char, bno,
-                            main["font"], lead_chars, lead_size))
+            out.append(Line(stripped, round(sl.size, 2), sl.bold, x0, y0, x1, y1, char, bno,
+                            sl.font, sl.lead, round(sl.lead_size, 2)))
             if _maybe_spaced(out[-1]):
                 spaced.append(len(out) - 1)
         if block_start is None:  # a block of white space only: it starts where the text stands
             block_start = cursor
         # the block's text starts at the beginning of its first line, not at the first non-blank
         line_start = text.rfind("\n", 0, block_start) + 1
-        blocks.append((float(block["bbox"][1]), float(block["bbox"][3]), line_start))
+        blocks.append((block.y0, block.y1, line_start))
     if spaced:
         spaced = _prominent(out, spaced)
     if spaced:
@@ -298,11 +285,34 @@ def _page_layout(page: pymupdf.Page, text: str,
     return out, blocks
 
 
+def _dict_styles(data: dict[str, Any]) -> list[StyledBlock]:
+    """The page's styled lines from ``extractDICT``: the main span is the first longest, bold when
+    every non-blank span is, and a first span set :data:`LEAD_STEP` larger is the line's lead."""
+    out: list[StyledBlock] = []
+    for block in data["blocks"]:
+        if block.get("type") != 0:
+            continue
+        lines: list[StyledLine] = []
+        for line in block["lines"]:
+            spans = line["spans"]
+            texts = [s["text"] for s in spans]
+            line_text = "".join(texts)
+            if not line_text.strip():
+                continue
+            main, bold = _main_span(spans, texts)
+            lead = spans[0] if spans[0] is not main and spans[0]["size"] >= main["size"] * LEAD_STEP else None
+            lead_chars = len(lead["text"].strip()) if lead is not None else 0
+            lead_size = float(lead["size"]) if lead_chars and lead is not None else 0.0
+            lines.append(StyledLine(line_text, float(main["size"]), bold, main["font"], tuple(line["bbox"]),
+                                    lead_chars, lead_size))
+        out.append(StyledBlock(float(block["bbox"][1]), float(block["bbox"][3]), lines))
+    return out
+
+
 def _main_span(spans: list[dict[str, Any]], texts: list[str]) -> tuple[dict[str, Any], bool]:
-    """The first longest non-blank span of a line of several (its size and font are the line's), and
-    whether every non-blank span is bold. The line is not blank. LaTeX output has a span per word
-    and one per space between words (MuPDF's inserted spaces are flagged apart), so this loop runs
-    over most of a manual's spans: the spaces are passed over first."""
+    """The first longest non-blank span of a line (its size and font are the line's), and whether
+    every non-blank span is bold. The line is not blank. LaTeX output has a span per word and one
+    per space between words (MuPDF's inserted spaces are flagged apart): the spaces are passed over."""
     main, longest, bold = spans[0], 0, True
     for s, t in zip(spans, texts, strict=True):
         if t == " ":
@@ -311,24 +321,13 @@ def _main_span(spans: list[dict[str, Any]], texts: list[str]) -> tuple[dict[str,
         if n > longest:
             main, longest = s, n
         if n and bold:
-            bold = bool(s["flags"] & _BOLD_FLAG or _bold_font(s["font"]))
+            bold = bool(s["flags"] & _BOLD_FLAG or bold_font(s["font"]))
     return main, bold
 
 
 LEAD_STEP = 1.08
 """A line's first span set this much larger than the line's main span is a run-in head's type (a
 heading size: ``Europe`` in 12 points before ``— In March ...`` in 10)."""
-FONT_CACHE = 1024
-"""Font names whose weight is remembered (a document uses tens; subset prefixes differ per file)."""
-
-
-@functools.lru_cache(maxsize=FONT_CACHE)
-def _bold_font(font: str) -> bool:
-    """A bold face by its name (``...-Bold``, ``...Black``); fonts repeat, so the answer is kept."""
-    name = font.lower()
-    return "bold" in name or "black" in name
-
-
 _SHORT_WORDS = frozenset("a i of in to on at by or an as is it we us be do no so up if vs ii iv vi ix xi "
                          "et de la le du en un il ne se ce au si ou al".split())
 """Short tokens that are words (or Roman numerals), not pieces of a split word."""
