@@ -158,3 +158,42 @@ def test_boxes_of_short_fonts_are_stretched_as_pymupdf_does() -> None:
     assert (140.0 - y0) / (y1 - 140.0) == pytest.approx((140.0 - 136.8) / (141.0 - 140.0), rel=1e-3)
     tall = {"x": scaled(72), "y": scaled(100), "w": scaled(50), "h": scaled(12)}
     assert _box(tall, base=109.0, size=10.0)[1:4:2] == pytest.approx((100.0, 112.0), abs=0.002)
+
+
+def test_the_structure_stage_runs_without_cyclic_collections(tmp_path: Path) -> None:
+    """``build_nodes`` pauses the cyclic collector (its many objects hold no cycles) and gives it back
+    as it found it: on stays on, off stays off."""
+    import gc
+
+    from docgen import write_pdf
+
+    from treebuild.settings import BuildSettings
+    from treebuild.structure import build_nodes
+
+    pages: list[list[object]] = [[f"{p}.{i} Section heading words" if i % 5 == 0 else f"body line {i} of page {p}"
+                                  for i in range(25)] for p in range(60)]
+    doc = read(write_pdf(tmp_path / "doc.pdf", pages))  # type: ignore[arg-type]
+    started: list[int] = []
+
+    def count(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            started.append(info["generation"])
+
+    settings = BuildSettings()
+    build_nodes(read(tmp_path / "doc.pdf"), settings)  # the lazy imports done (they may collect)
+    gc.collect()
+    gc.callbacks.append(count)
+    try:
+        build_nodes(doc, settings)
+        assert gc.isenabled()
+        # tens of thousands of allocations (four collections without the pause), and only the
+        # one the collector owes them once it is back on
+        assert len(started) <= 1
+        gc.disable()
+        try:
+            build_nodes(read(tmp_path / "doc.pdf"), settings)
+            assert not gc.isenabled()
+        finally:
+            gc.enable()
+    finally:
+        gc.callbacks.remove(count)

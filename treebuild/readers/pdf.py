@@ -9,18 +9,17 @@ is interpreted once.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
-import gc
 import math
 import re
 import statistics
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pymupdf
 
+from .. import collector
 from ..errors import ReadError
 from ..model import Format, Line, OutlineEntry, SourceDoc, Unit, UnitKind
 from ..settings import Limits
@@ -78,7 +77,7 @@ class PdfReader:
         def lines(index: int) -> list[Line]:
             if index not in layouts:
                 page, tp = kept.pop(index, None) or (doc.load_page(index), None)
-                with _collector_paused():
+                with collector.paused():  # a page's layout pass makes thousands of small objects
                     layouts[index] = _page_layout(page, units[index].text, tp, book)
             return layouts[index][0]
 
@@ -103,23 +102,6 @@ class PdfReader:
             metadata=meta, outline=outline, page_count=len(units), warnings=_text_layer_warnings(path, units),
             _lines=lines, _release=kept.clear,
         )
-
-
-@contextlib.contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Python's cyclic garbage collector paused for one page's layout pass. ``get_text("dict")``
-    makes thousands of small dicts and tuples a page (a LaTeX page has a span per word and one per
-    space), none of them in a reference cycle and all freed by reference counting when the pass
-    ends; collections triggered by them would only walk them again (5-15% of the pass). Left
-    alone when something else has already turned the collector off."""
-    if not gc.isenabled():
-        yield
-        return
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
 
 
 def _text_layer_warnings(path: Path, units: list[Unit]) -> list[str]:
