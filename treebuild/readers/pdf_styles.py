@@ -185,17 +185,18 @@ def page_styles(tp: pymupdf.TextPage, book: FontBook, lead_step: float) -> list[
     page = json.loads(_written(tp, "fz_print_stext_page_as_json", SCALE))
     lines_html = _P.findall(_written(tp, "fz_print_stext_page_as_html", 0).decode("utf-8", "replace"))
     blocks = [b for b in page["blocks"] if b.get("type") == "text"]
-    if sum(len(b["lines"]) for b in blocks) != len(lines_html):
+    jlines = [jl for b in blocks for jl in b["lines"]]
+    if len(jlines) != len(lines_html):
         return None
     runs = [_runs(h) for h in lines_html]
-    k = 0
-    for b in blocks:  # the book first learns the page's types from the lines they open
-        for jl in b["lines"]:
-            rs = runs[k]
-            k += 1
-            if rs and _same(rs, jl["text"]):
-                font = jl["font"]
-                book.learn(rs[0][0], (font["size"] + _HALF) / SCALE, base_font(font["name"]))
+    opened: set[StyleKey] = set()
+    for jl, rs in zip(jlines, runs, strict=True):  # the book first learns the types lines open with
+        if not rs or not _same(rs, jl["text"]):
+            return None
+        if rs[0][0] not in opened:  # once a page: a type's lines repeat its font
+            opened.add(rs[0][0])
+            font = jl["font"]
+            book.learn(rs[0][0], (font["size"] + _HALF) / SCALE, base_font(font["name"]))
     out: list[StyledBlock] = []
     k = 0
     for b in blocks:
@@ -203,8 +204,6 @@ def page_styles(tp: pymupdf.TextPage, book: FontBook, lead_step: float) -> list[
         for jl in b["lines"]:
             line = _styled(jl, runs[k], book, lead_step)
             k += 1
-            if line is None:
-                return None
             if line.text.strip():
                 styled.append(line)
         bb = b["bbox"]
@@ -212,10 +211,9 @@ def page_styles(tp: pymupdf.TextPage, book: FontBook, lead_step: float) -> list[
     return out
 
 
-def _styled(jl: dict[str, Any], rs: list[_Run], book: FontBook, lead_step: float) -> StyledLine | None:
+def _styled(jl: dict[str, Any], rs: list[_Run], book: FontBook, lead_step: float) -> StyledLine:
+    """A line whose runs spell its text: typed from its first character (JSON) and its runs."""
     text: str = jl["text"]
-    if not rs or not _same(rs, text):
-        return None
     font = jl["font"]
     first_size, first_name = (font["size"] + _HALF) / SCALE, base_font(font["name"])
     bbox = _box(jl["bbox"], (jl["y"] + _HALF) / SCALE, first_size)
