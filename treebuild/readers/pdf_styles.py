@@ -96,16 +96,17 @@ class StyledBlock:
     lines: list[StyledLine]
 
 
-@functools.lru_cache(maxsize=1024)
+FONT_CACHE = 1024
+"""Font names whose weight and base name are remembered (a document uses tens; subset prefixes differ
+per file)."""
+
+
+@functools.lru_cache(maxsize=FONT_CACHE)
 def base_font(name: str) -> str:
     """A font name without its subset prefix (``ABCDEF+Arial-BoldMT`` -> ``Arial-BoldMT``), as PyMuPDF
     reports it."""
     plus = name.find("+")
     return name[plus + 1:] if plus == 6 else name
-
-
-FONT_CACHE = 1024
-"""Font names whose weight is remembered (a document uses tens; subset prefixes differ per file)."""
 
 
 @functools.lru_cache(maxsize=FONT_CACHE)
@@ -116,6 +117,7 @@ def bold_font(name: str) -> bool:
 
 
 def _written(tp: pymupdf.TextPage, writer: str, arg: float) -> bytes:
+    """What MuPDF's ``writer`` (``fz_print_stext_page_as_json`` or ``..._html``) writes of ``tp``."""
     buf = mupdf.FzBuffer(_BUFFER)
     out = mupdf.FzOutput(buf)
     getattr(mupdf, writer)(out, tp.this, arg)
@@ -170,7 +172,7 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 def _same(rs: list[_Run], text: str) -> bool:
     """The runs spell the JSON line's text, but for its control characters (which the HTML writer
-    drops, or maps as Windows-1252 does: ``\x88`` as ``ˆ``)."""
+    drops, or maps as Windows-1252 does: ``\\x88`` as ``ˆ``)."""
     joined = _joined(rs)
     if joined == text:
         return True
@@ -182,7 +184,10 @@ def _same(rs: list[_Run], text: str) -> bool:
 def page_styles(tp: pymupdf.TextPage, book: FontBook, lead_step: float) -> list[StyledBlock] | None:
     """The page's text blocks and styled lines, or ``None`` when the two writers cannot be matched
     line for line (the caller then uses ``extractDICT``)."""
-    page = json.loads(_written(tp, "fz_print_stext_page_as_json", SCALE))
+    try:
+        page = json.loads(_written(tp, "fz_print_stext_page_as_json", SCALE))
+    except ValueError:  # text the writer could not encode as JSON (a broken font's code points)
+        return None
     lines_html = _P.findall(_written(tp, "fz_print_stext_page_as_html", 0).decode("utf-8", "replace"))
     blocks = [b for b in page["blocks"] if b.get("type") == "text"]
     jlines = [jl for b in blocks for jl in b["lines"]]
