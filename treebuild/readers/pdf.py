@@ -25,7 +25,7 @@ from ..model import Format, Line, OutlineEntry, SourceDoc, Unit, UnitKind
 from ..settings import Limits
 from .common import file_digest
 from .limits import check_pages
-from .pdf_styles import FontBook, StyledBlock, StyledLine, bold_font, page_styles
+from .pdf_styles import FontBook, Piece, StyledBlock, StyledLine, bold_font, page_styles, typed_line
 
 __all__ = ["PdfReader"]
 
@@ -268,8 +268,8 @@ def _page_layout(page: pymupdf.Page, text: str, tp: pymupdf.TextPage | None,
 
 
 def _dict_styles(data: dict[str, Any]) -> list[StyledBlock]:
-    """The page's styled lines from ``extractDICT``: the main span is the first longest, bold when
-    every non-blank span is, and a first span set :data:`LEAD_STEP` larger is the line's lead."""
+    """The page's styled lines from ``extractDICT``, each span a piece of its line
+    (:func:`.pdf_styles.typed_line`; LaTeX output has a span per word and one per inserted space)."""
     out: list[StyledBlock] = []
     for block in data["blocks"]:
         if block.get("type") != 0:
@@ -277,34 +277,14 @@ def _dict_styles(data: dict[str, Any]) -> list[StyledBlock]:
         lines: list[StyledLine] = []
         for line in block["lines"]:
             spans = line["spans"]
-            texts = [s["text"] for s in spans]
-            line_text = "".join(texts)
+            line_text = "".join(s["text"] for s in spans)
             if not line_text.strip():
                 continue
-            main, bold = _main_span(spans, texts)
-            lead = spans[0] if spans[0] is not main and spans[0]["size"] >= main["size"] * LEAD_STEP else None
-            lead_chars = len(lead["text"].strip()) if lead is not None else 0
-            lead_size = float(lead["size"]) if lead_chars and lead is not None else 0.0
-            lines.append(StyledLine(line_text, float(main["size"]), bold, main["font"], tuple(line["bbox"]),
-                                    lead_chars, lead_size))
+            pieces: list[Piece] = [(s["text"], float(s["size"]), s["font"],
+                                    bool(s["flags"] & _BOLD_FLAG) or bold_font(s["font"])) for s in spans]
+            lines.append(typed_line(line_text, pieces, tuple(line["bbox"]), LEAD_STEP))
         out.append(StyledBlock(float(block["bbox"][1]), float(block["bbox"][3]), lines))
     return out
-
-
-def _main_span(spans: list[dict[str, Any]], texts: list[str]) -> tuple[dict[str, Any], bool]:
-    """The first longest non-blank span of a line (its size and font are the line's), and whether
-    every non-blank span is bold. The line is not blank. LaTeX output has a span per word and one
-    per space between words (MuPDF's inserted spaces are flagged apart): the spaces are passed over."""
-    main, longest, bold = spans[0], 0, True
-    for s, t in zip(spans, texts, strict=True):
-        if t == " ":
-            continue
-        n = len(t.strip())
-        if n > longest:
-            main, longest = s, n
-        if n and bold:
-            bold = bool(s["flags"] & _BOLD_FLAG or bold_font(s["font"]))
-    return main, bold
 
 
 LEAD_STEP = 1.08

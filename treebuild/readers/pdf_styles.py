@@ -30,7 +30,7 @@ from typing import Any
 import pymupdf
 from pymupdf import mupdf
 
-__all__ = ["FontBook", "StyledLine", "StyledBlock", "page_styles", "base_font", "bold_font"]
+__all__ = ["FontBook", "Piece", "StyledLine", "StyledBlock", "page_styles", "typed_line", "base_font", "bold_font"]
 
 SCALE = 1000.0
 """MuPDF's JSON writer prints coordinates and sizes as integers after multiplying them by the scale it
@@ -236,26 +236,34 @@ def _unseen(key: StyleKey) -> tuple[float, str]:
     return float(size), name
 
 
-def _mixed(text: str, rs: list[_Run], book: FontBook, lead_step: float, bbox: tuple[float, float, float, float],
-           first_size: float, first_name: str, first_bold: bool) -> StyledLine:
-    """A line of several types: the first run holding most characters gives its size and font, it is
-    bold when every non-blank run is, and a first run set ``lead_step`` larger is its lead."""
+Piece = tuple[str, float, str, bool]
+"""A piece of a line in one type: its text, size, font name, and whether that face is bold."""
+
+
+def typed_line(text: str, pieces: list[Piece], box: tuple[float, float, float, float],
+               lead_step: float) -> StyledLine:
+    """A line of several pieces (HTML runs, or ``extractDICT`` spans): the first piece holding most
+    characters gives its size and font, it is bold when every non-blank piece is, and a first piece
+    set ``lead_step`` larger than that is its lead (a run-in head)."""
     main, longest, bold = 0, 0, True
-    for i, (key, piece, tag) in enumerate(rs):
+    for i, (piece, _size, _font, piece_bold) in enumerate(pieces):
         n = len(piece.strip())
         if not n:
             continue
         if n > longest:
             main, longest = i, n
-        if bold:
-            name = first_name if i == 0 else (book.look(key) or (0.0, key[0]))[1]
-            bold = first_bold if i == 0 else tag or bold_font(name)
-    if main == 0:
-        size, name = first_size, first_name
-    else:
-        size, name = book.look(rs[main][0]) or _unseen(rs[main][0])
-    lead, lead_size = 0, 0.0
-    if main != 0 and first_size >= size * lead_step:
-        lead = len(rs[0][1].strip())
-        lead_size = first_size if lead else 0.0
-    return StyledLine(text, size, bold, name, bbox, lead, lead_size)
+        bold = bold and piece_bold
+    first, top = pieces[0], pieces[main]
+    lead = len(first[0].strip()) if main != 0 and first[1] >= top[1] * lead_step else 0
+    return StyledLine(text, top[1], bold, top[2], box, lead, first[1] if lead else 0.0)
+
+
+def _mixed(text: str, rs: list[_Run], book: FontBook, lead_step: float, bbox: tuple[float, float, float, float],
+           first_size: float, first_name: str, first_bold: bool) -> StyledLine:
+    """A line of several HTML runs: the first run's type is its first character's (JSON), the others'
+    as the book knows them (or as :func:`_unseen` guesses); bold is the face's or the run's tag."""
+    pieces: list[Piece] = [(rs[0][1], first_size, first_name, first_bold)]
+    for key, piece, tag in rs[1:]:
+        size, name = book.look(key) or _unseen(key)
+        pieces.append((piece, size, name, tag or bold_font(name)))
+    return typed_line(text, pieces, bbox, lead_step)
