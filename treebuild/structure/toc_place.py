@@ -154,7 +154,7 @@ def _want(entry: TocEntry) -> _Want:
     distinct = entry.label is not None and (
         entry.label.kind in _DISTINCT_KINDS or entry.label.kind == "decimal" and entry.label.depth >= 2)
     if entry.label is None and (r := _ROMAN_HEAD.match(full)) and roman_value(r.group(1)) is not None:
-        label, bare = r.group(1), r.group(2)  # ``II Tableaux``: a part's bare numeral the parser leaves alone
+        label, bare = r.group(1), r.group(2)  # ``III Methods``: a part's bare numeral the parser leaves alone
     short = None
     m = _TRAILING_PAREN.search(entry.title)
     if m and len(m.group(1).split()) >= 2:
@@ -163,7 +163,7 @@ def _want(entry: TocEntry) -> _Want:
 
 
 _ROMAN_HEAD = re.compile(r"^([ivxlc]+) (\S.*)$")
-"""A normalised title that opens with a Roman numeral (``ii tableaux et grilles``)."""
+"""A normalised title that opens with a Roman numeral (``iii methods and tools``)."""
 
 
 def _strip_lead(s: str) -> str:
