@@ -37,7 +37,7 @@ from .numbering import (
     strip_dates,
     strip_numbering,
 )
-from .patterns import COMPANY_LINE, CONTENTS_WORD, LEADER_TAIL, is_page_number
+from .patterns import COMPANY_LINE, CONTENTS_WORD, LEADER_TAIL, PERIOD_LINE, is_page_number
 from .text import same_title
 from .toc_detect import listing_title, toc_like_pages
 
@@ -456,17 +456,36 @@ _LEAD_DASHES = "\u2014\u2013-"
 """What separates a run-in head from its paragraph's text (an em dash, an en dash, a hyphen)."""
 
 
-def _under_company(run: list[_Row], start: int, lines: list[Line]) -> bool:
+def _under_company(run: list[_Row], top: float, lines: list[Line]) -> bool:
     """The page's first rows are a title block under the registrant's name, in bold (``PepsiCo, Inc.
     and Subsidiaries`` over ``Consolidated Statement of Income``; the name may repeat atop every
     page, as furniture): a statement or table page's title, whatever its size (a release sets them
     in a smaller type than its text). The name is not part of the title."""
-    if start != 0 or not run[0].bold:
+    if run[0].y0 > top + 1.0 or not (run[0].bold or _caps(run[0].text)):
         return False
     if len(run) >= 2 and COMPANY_LINE.search(run[0].text.strip()):
         return True
-    above = lines[run[0].first - 1] if run[0].first > 0 else None
-    return above is not None and above.bold and bool(COMPANY_LINE.search(above.text.strip()))
+    for above in reversed(lines[:run[0].first]):  # the block's bold lines above, furniture on every such page
+        if not (above.bold or _caps(above.text)):
+            return False
+        if COMPANY_LINE.search(above.text.strip()):
+            return True
+    return False
+
+
+def _block_title(run: list[_Row], named: bool) -> list[_Row]:
+    """The rows that name a page's title block (``_under_company``): not the registrant's name
+    (``named``), not a continued title's row and those above it (``Reconciliation of GAAP and
+    Non-GAAP Information (continued)`` over ``Year over Year Growth Rates``: the page's own title is
+    the row under it), and nothing from the period or legend down (``Quarter and Year Ended
+    December 31, 2022``, ``(unaudited)``). Empty on a page that only continues a statement."""
+    out: list[_Row] = []
+    for row in run[1 if named else 0:]:
+        text = row.text.strip()
+        if PERIOD_LINE.match(text):
+            break
+        out = [] if _CONTINUED.search(text) else [*out, row]
+    return out
 
 
 def _run_in(row: _Row) -> Numbering | None:
@@ -542,6 +561,7 @@ def _page_headings(u: int, rows: list[_Row], lines: list[Line], skip: set[int], 
     i = 0
     n = len(rows)
     center = (body.left + body.right) / 2.0
+    top = min((r.y0 for r in rows), default=0.0)  # the page's first row, wherever its text stream puts it
     label: tuple[str, int, float, bool] | None = None  # pending label: (text, char, y0, has number)
     after_label = False
     while i < n:
@@ -557,9 +577,10 @@ def _page_headings(u: int, rows: list[_Row], lines: list[Line], skip: set[int], 
                 and not (toc_page and (listing_title(rows[k].text) or listing_title(row.text))):
             k += 1
         run = rows[i:k]
-        titled = _under_company(run, i, lines)
+        titled = _under_company(run, top, lines)
         named = titled and len(run) > 1 and bool(COMPANY_LINE.search(row.text.strip()))
-        text = strip_dates(" ".join(r.text for r in run[1 if named else 0:]))
+        title_rows = _block_title(run, named) if titled else run
+        text = strip_dates(" ".join(r.text for r in title_rows))
         prev = rows[i - 1] if i else None
         starts_block = prev is None or prev.block != row.block or row.y0 - prev.y1 > 0.45 * row.size \
             or after_label or (_size_step(prev, row) and (parse_numbering(text) is not None
@@ -584,7 +605,7 @@ def _page_headings(u: int, rows: list[_Row], lines: list[Line], skip: set[int], 
         prominent = _prominent(row, body) or (
             numbering is not None and numbering.kind in ("part", "item") and _caps(numbering.label)
             and row.size >= body.size - 0.3 and not row.mono) or _centred_caps(run, numbering, body) or titled
-        ok = prominent and starts_block and len(run) <= max_rows and _heading_text(text, row.size / body.size) \
+        ok = prominent and starts_block and len(title_rows) <= max_rows and _heading_text(text, row.size / body.size) \
             and not (row.italic and not row.bold and row.size <= body.size * 1.15) \
             and not _beside(run, lines, skip) and not _runs_on(run, rows[i] if i < n else None) \
             and not _in_table(run, prev, rows[i] if i < n else None, lines, body)
@@ -634,8 +655,8 @@ def scan_headings(doc: SourceDoc, pages: range | None = None, *, skip_pages: set
         first = min((ln.char for j, ln in enumerate(lines) if j not in skip), default=0)
         for h in _page_headings(u, rows, lines, skip, body, u in tocs):
             h.suspect = any((u, j) in suspects for j in h.lines)
-            if h.char <= first:
-                h.char = 0  # only a running header above it: the section owns the whole page
+            if h.char <= first or h.page_title:
+                h.char = 0  # only a running header above it (or a page's title block): the section owns the page
             found.append(h)
     found = _keep_run_in_series(_drop_running_titles(found))
     found = _drop_repeated(found, len(pages))
@@ -644,6 +665,7 @@ def scan_headings(doc: SourceDoc, pages: range | None = None, *, skip_pages: set
         _mark_title(found, len(doc.units[0].text), _median_chars(doc, pages), len(doc.units))
     _mark_minor(found, body, len(pages))
     _assign_levels(found)
+    _page_titles_on_top(found)
     return HeadingScan(found, body.size, body.bold, tocs, furn)
 
 
@@ -850,6 +872,17 @@ def _assign_levels(found: list[Heading]) -> None:
             h.level = min(MAX_LEVEL, deepest + 1)
         else:
             h.level = num_level.get(idx, style_level.get(h.style, 1))
+
+
+def _page_titles_on_top(found: list[Heading]) -> None:
+    """Statement and table pages titled under the registrant's name (``Heading.page_title``) are one
+    series at the top level, however each page sets its title block (centred or not, 9 or 10 points):
+    a release's ``Reconciliation of GAAP and Non-GAAP Information`` pages are not sub-sections of its
+    ``Consolidated Balance Sheet`` page, nor of the last larger heading of the release's text."""
+    top = min((h.level for h in found if not h.minor), default=1)
+    for h in found:
+        if h.page_title and not h.minor:
+            h.level = top
 
 
 def heading_marks(doc: SourceDoc, pages: range | None = None, *, skip_pages: set[int] | None = None,

@@ -8,7 +8,7 @@ import re
 
 __all__ = ["ROMAN_UPPER", "roman_value", "is_page_number", "FOLIO", "PAGE_TOKEN", "ARABIC", "ROMAN_LOWER", "PREFIXED",
            "ROMAN_LETTERS", "LEADER_CHARS", "LEADER", "LEADER_RUN", "LEADER_TAIL", "CONTENTS_WORD", "COMPANY",
-           "COMPANY_LINE", "AUDITOR_REPORT", "STATEMENT_TITLE"]
+           "COMPANY_LINE", "AUDITOR_REPORT", "STATEMENT_TITLE", "PERIOD_LINE"]
 
 ROMAN_UPPER = r"(?=[IVXLC])M{0,3}(?:C[MD]|D?C{0,3})(?:X[CL]|L?X{0,3})(?:I[XV]|V?I{0,3})"
 """A well-formed upper-case Roman numeral, as a regex fragment (``Part IV``, ``II.``)."""
@@ -81,6 +81,14 @@ COMPANY = rf"(?P<company>.{{0,60}}?{_COMPANY_SUFFIX}\s+)?"
 Subsidiaries``, ``Lockheed Martin Corporation`` (optional, as a regex prefix)."""
 COMPANY_LINE = re.compile(rf"{_COMPANY_SUFFIX}$", re.IGNORECASE)
 """A line that ends in a corporate suffix: a company's name over a title."""
+_SPANS = r"(?:three|six|nine|twelve|thirteen|twenty-six|thirty-nine|fifty-two|quarters?|years?|periods?|months?|weeks?)"
+PERIOD_LINE = re.compile(
+    rf"^\(?\s*(?:in (?:millions|thousands|billions)|(?:for )?(?:the )?(?:fiscal )?{_SPANS}(?:\s+(?:and\s+)?{_SPANS})*"
+    r"\s+ended|(?:as of|at)\s|fiscal year\b|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+[0-9]|"
+    r"unaudited\s*\)?$)", re.IGNORECASE)
+"""The period or legend line under a statement's or table's title, not part of it: ``Years Ended
+December 31``, ``Quarter and Year Ended ...``, ``Three and Six Months Ended``, ``(in millions)``,
+``As of June 30``, ``(unaudited)``."""
 AUDITOR_REPORT = r"reports? of independent registered public accounting firm"
 """The auditor's report's title (PCAOB), as a regex fragment."""
 STATEMENT_TITLE = re.compile(

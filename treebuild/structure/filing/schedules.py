@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from ...model import Line, Mark, Origin, Pos, SourceDoc
 from ..heuristics import HEURISTICS as H
-from ..patterns import AUDITOR_REPORT, COMPANY_LINE, is_page_number
+from ..patterns import AUDITOR_REPORT, COMPANY_LINE, PERIOD_LINE, is_page_number
 from ..text import squash_spaces
 from .items import form_label
 from .statements import TOP_CHARS, is_note, statement_title
@@ -37,10 +37,6 @@ SCHEDULES_TITLE = "Financial Statement Schedules"
 _INDEX = re.compile(r"^index (?:to|of) (?:the )?(?:consolidated )?(?:financial statement )?schedules?$", re.IGNORECASE)
 _REPORT = re.compile(rf"^{AUDITOR_REPORT}", re.IGNORECASE)
 _NOTES = re.compile(r"^notes? to\b", re.IGNORECASE)
-_PERIOD = re.compile(r"^\(?\s*(?:in (?:millions|thousands|billions)|(?:for )?(?:the )?(?:fiscal )?(?:years?|quarters?|"
-                     r"periods?|months?) ended|(?:as of|at)\s|fiscal year\b|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|"
-                     r"oct|nov|dec)[a-z]*\.?\s+[0-9])", re.IGNORECASE)
-
 
 
 def _titled(ln: Line) -> bool:
@@ -92,7 +88,7 @@ def _page_title(doc: SourceDoc, unit: int, furniture: set[tuple[int, int]]) -> _
     assert m is not None
     name, part, part_char = m.rest, "", 0
     for ln, text in zip(lines[k + 1:], texts[k + 1:], strict=True):
-        if _PERIOD.match(text):
+        if PERIOD_LINE.match(text):
             break
         if statement_title(text) or _NOTES.match(text):
             part, part_char = text, ln.char
