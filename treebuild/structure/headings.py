@@ -872,6 +872,57 @@ def _assign_levels(found: list[Heading]) -> None:
             h.level = min(MAX_LEVEL, deepest + 1)
         else:
             h.level = num_level.get(idx, style_level.get(h.style, 1))
+    _nest_restarting_schemes(major)
+
+
+_FIRST_VALUES = frozenset({"1", "A", "a", "I", "i"})
+"""Where a numbering scheme starts counting: ``1.``, ``A.``, ``a)``, ``I.``, ``(i)``."""
+_COUNTERS = ("decimal", "letter", "roman", "paren")
+"""Schemes that count within their parent and start again under the next one (keywords such as
+``Chapter`` or ``Part`` count through the whole document)."""
+
+
+def _scheme(h: Heading) -> str | None:
+    nb = h.numbering
+    if nb is None or (nb.kind == "decimal" and len(nb.parts) > 1):
+        return None  # ``2.1`` carries its parent's number: its depth already says where it sits
+    return nb.kind
+
+
+def _nest_restarting_schemes(major: list[Heading]) -> None:
+    """A counting scheme that starts again from its first value right after each heading of another
+    scheme sits one level under that scheme's headings: ``A. PURPOSE`` under ``CHAPTER 1 - INTRODUCTION``,
+    ``1. CONFLICTS OF INTEREST`` under ``A. INITIAL REVIEW`` (by their numbers alone, ``1.`` would be
+    a top-level section and take the chapter's place). Each counting scheme's parent is the scheme
+    that precedes its restarts (``Heuristics.scheme_restarts``, ``scheme_restart_share``); a heading
+    is nested only in a run that started under a parent heading (sections numbered ``1.`` before
+    the first lettered appendix stay where they are)."""
+    restarts: dict[str, Counter[str]] = defaultdict(Counter)
+    seen: set[str] = set()
+    for prev, h in zip([None, *major], major, strict=False):
+        kind = _scheme(h)
+        if kind not in _COUNTERS or h.numbering is None:
+            continue
+        if kind in seen and h.numbering.parts[0] in _FIRST_VALUES:
+            restarts[kind][(_scheme(prev) or "") if prev is not None else ""] += 1
+        seen.add(kind)
+    parent: dict[str, str] = {}
+    for kind, before in restarts.items():
+        outer, n = before.most_common(1)[0]
+        if outer and outer != kind and n >= H.scheme_restarts and n >= H.scheme_restart_share * before.total():
+            parent[kind] = outer
+    for _ in range(len(parent)):  # outer schemes first: a parent's level is final before its children's
+        for kind, outer in parent.items():
+            level = 0  # the level of the last heading of the parent scheme, 0 before the first one
+            run = False  # the scheme's current run of numbers started under that heading
+            for h in major:
+                scheme = _scheme(h)
+                if scheme == outer:
+                    level, run = h.level, False
+                elif scheme == kind and h.numbering is not None:
+                    run = run or (level > 0 and h.numbering.parts[0] in _FIRST_VALUES)
+                    if run:
+                        h.level = min(MAX_LEVEL, level + 1)
 
 
 def _page_titles_on_top(found: list[Heading]) -> None:

@@ -104,6 +104,12 @@ class Heuristics:
     version_run: int = 6
     """This many same-style headings in a row that differ only in their version numbers are a change
     history's entries, not sections (a few such headings may be real sections: ``Version 2 API``)."""
+    scheme_restarts: int = 2
+    """A numbering scheme (``1.``, ``A.``, ``I.``, ``(a)``) that counts again from its first value right
+    after headings of another scheme at least this many times ..."""
+    scheme_restart_share: float = 0.8
+    """... and on at least this share of its restarts is nested in that scheme (a handbook's ``1.``
+    heads under its ``A.`` heads under its chapters): one restart may be an appendix's own list."""
     body_prose_share: float = 0.2
     """The body size is read from the non-monospace text when it holds this share of the characters
     (code listings set in a smaller type are not the body; an all-code document keeps its own)."""
