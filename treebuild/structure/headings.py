@@ -79,6 +79,8 @@ _CODE = re.compile(r"^[\\@{\[\u27e8<]|[\u27e8\u27e9=@]")
 """An API entry, not a section: it opens with a TeX macro, a brace, bracket or angle bracket, holds
 angle brackets, ``key=value`` or an e-mail address. Manuals set thousands of these in bold; a title
 that merely names ``{aligned}`` or ``Function add()`` stays."""
+_ELEMENT = re.compile(r"^<[A-Za-z_][\w.\-]*(?::[\w.\-]+)?>$")
+"""One XML element's tag, ``<manifest:file-entry>``: a schema's specification titles a section with it."""
 _WORD = re.compile(r"[^\W\d_]{3,}")
 """A heading holds at least one word of three letters (not display maths such as ``X Y``)."""
 
@@ -379,6 +381,8 @@ def code_like(text: str) -> bool:
     numbering = parse_numbering(text)
     if numbering is not None and len(numbering.parts) >= 2 and numbering.rest.startswith("\\"):
         return bool(_CODE.search(numbering.rest[1:]))  # a numbered section named for a macro (``7.6.1 \\csn``)
+    if numbering is not None and len(numbering.parts) >= 2 and _ELEMENT.match(numbering.rest):
+        return False  # a numbered section named for the element it defines (``4.2 <manifest:manifest>``)
     return bool(_CODE.search(numbering.rest if numbering is not None and numbering.rest else text))
 
 
