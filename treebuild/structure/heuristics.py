@@ -104,6 +104,9 @@ class Heuristics:
     version_run: int = 6
     """This many same-style headings in a row that differ only in their version numbers are a change
     history's entries, not sections (a few such headings may be real sections: ``Version 2 API``)."""
+    small_heading: float = 0.55
+    """A bold row with a dotted number is a heading down to this share of the body size (HTML's
+    ``h6`` is printed at 0.67 of the text size); smaller, it is a footnote's or a figure's text."""
     scheme_restarts: int = 2
     """A numbering scheme (``1.``, ``A.``, ``I.``, ``(a)``) that counts again from its first value right
     after headings of another scheme at least this many times ..."""

@@ -1,0 +1,74 @@
+"""Pages printed from HTML (issue 8): a browser or an office suite prints ``h4`` to ``h6`` below the
+text size, and a heading that names a program sets most of its line in code type; their dotted
+numbers and the bold weight still make them headings. On a document generated in the test."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pymupdf
+
+from treebuild.model import Node
+from treebuild.readers import read
+from treebuild.settings import BuildSettings
+from treebuild.structure import build_nodes
+
+DETECT = BuildSettings(ignore_outline=True, subdivide=False)
+TEXT = ("This section describes the tool and when a maintainer needs it, with the options that matter most "
+        "and the files it reads and writes during a build of the package. ")
+# (level, number, name, size, number's font, name's font): sizes as a browser prints h1..h6 over 12-point text
+HEADS = [
+    (1, "1.", "Overview of Maintainer Tools", 18, "tibo", "tibo"),
+    (2, "1.1.", "Core tools", 14, "tibo", "tibo"),
+    (3, "1.1.1.", "dpkg-dev", 12, "tibo", "cobo"),
+    (3, "1.1.2.", "debconf", 12, "tibo", "cobo"),
+    (4, "1.1.2.1.", "Stable, testing, and unstable", 10, "tibo", "tibo"),
+    (4, "1.1.2.2.", "Experimental", 10, "tibo", "tibo"),
+    (5, "1.1.2.2.1.", "string", 7, "tibo", "tibo"),
+    (5, "1.1.2.2.2.", "boolean", 7, "tibo", "tibo"),
+    (2, "1.2.", "Package lint tools", 14, "tibo", "tibo"),
+    (3, "1.2.1.", "lintian", 12, "tibo", "cobo"),
+    (1, "2.", "Packaging Workflow", 18, "tibo", "tibo"),
+    (2, "2.1.", "Uploads", 14, "tibo", "tibo"),
+    (3, "2.1.1.", "dupload", 12, "tibo", "cobo"),
+    (4, "2.1.1.1.", "Delayed uploads", 10, "tibo", "tibo"),
+]
+
+
+def _document(path: Path) -> Path:
+    doc = pymupdf.open()
+    page = doc.new_page()
+    y = 60.0
+    for _, number, name, size, num_font, name_font in HEADS:
+        if y > 620:
+            page, y = doc.new_page(), 60.0
+        y += size * 1.6
+        page.insert_text((57, y), number, fontsize=size, fontname=num_font)
+        x = 57 + pymupdf.get_text_length(number + " ", fontname=num_font, fontsize=size)
+        page.insert_text((x, y), name, fontsize=size, fontname=name_font)
+        y += 8
+        words, line = TEXT.split() * 2, ""
+        for word in words:
+            if pymupdf.get_text_length(f"{line} {word}", fontname="tiro", fontsize=12) > 480:
+                y += 14
+                page.insert_text((57, y), line, fontsize=12, fontname="tiro")
+                line = word
+            else:
+                line = f"{line} {word}".strip()
+        y += 14
+        page.insert_text((57, y), line, fontsize=12, fontname="tiro")
+        y += 10
+    doc.save(path)
+    return path
+
+
+def _tree(roots: list[Node]) -> list[tuple[int, str]]:
+    return [(n.depth, n.title) for r in roots for n in r.walk() if n.origin != "preface"]
+
+
+def test_numbered_bold_heads_below_the_text_size_or_in_code_type_are_headings(tmp_path: Path) -> None:
+    """Levels 4 and 5 in 10 and 7 points under 12-point text, and level-3 heads naming a program in
+    bold monospace, are sections at their depth (they used to be left out: smaller than the body, or
+    taken for code)."""
+    roots, _ = build_nodes(read(_document(tmp_path / "printed.pdf")), DETECT)
+    assert _tree(roots) == [(level, f"{number} {name}") for level, number, name, *_ in HEADS]
