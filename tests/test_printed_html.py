@@ -72,3 +72,67 @@ def test_numbered_bold_heads_below_the_text_size_or_in_code_type_are_headings(tm
     taken for code)."""
     roots, _ = build_nodes(read(_document(tmp_path / "printed.pdf")), DETECT)
     assert _tree(roots) == [(level, f"{number} {name}") for level, number, name, *_ in HEADS]
+
+
+class _Flow:
+    """A page printed from HTML: lines down the page, a new page when it is full."""
+
+    def __init__(self) -> None:
+        self.doc = pymupdf.open()
+        self.page = self.doc.new_page()
+        self.y = 40.0
+
+    def line(self, text: str, size: float = 12, font: str = "tiro", x: float = 57, gap: float = 2) -> int:
+        if self.y + size + gap > 790:
+            self.page, self.y = self.doc.new_page(), 40.0
+        self.y += size + gap
+        self.page.insert_text((x, self.y), text, fontsize=size, fontname=font)
+        return self.doc.page_count
+
+
+TOPICS = ["Purpose", "Requirements", "Specific options", "Rationale", "Layout", "Permissions", "Links", "Caches",
+          "Logs", "History", "Mounts", "Backups"]
+PARTS = ["Introduction", "Root filesystem", "User hierarchy", "Variable data", "Operating systems"]
+CHAPTERS = {f"{c}. {name}": [f"{c}.{k}. {topic} of the {name.lower()}" for k, topic in enumerate(TOPICS, start=1)]
+            for c, name in enumerate(PARTS, start=1)}
+
+
+def test_a_contents_without_page_numbers_runs_from_a_title_at_a_page_foot_into_the_text(tmp_path: Path) -> None:
+    """A page printed from HTML lists its sections as links: the ``Table of Contents`` title is the
+    first page's last line, the entries fill the next page and end near the top of the one after,
+    where the text begins; each chapter then opens with its own contents of its sections. Every
+    entry is placed on its heading, not on the chapter's listing of it (the contents used to be
+    missed, a chapter's listing read in its place; or its last page, shared with the text, dropped)."""
+    f = _Flow()
+    f.line("Filesystem Hierarchy Standard", 24, "tibo")
+    while f.y < 740:
+        f.line(TEXT[:90])
+    f.y = 770.0
+    f.line("Table of Contents", 12, "tibo")
+    f.page, f.y = f.doc.new_page(), 40.0
+    for chapter, sections in CHAPTERS.items():
+        f.line(chapter)
+        for s in sections:
+            f.line(s, x=85)
+    for _ in range(12):
+        f.line(TEXT[:90])  # the text begins under the contents' last entries
+    where: dict[str, int] = {}
+    for chapter, sections in CHAPTERS.items():
+        f.page, f.y = f.doc.new_page(), 40.0
+        where[chapter] = f.line(f"Chapter {chapter}", 24, "tibo")
+        f.line("Table of Contents", 12, "tibo", gap=10)
+        for s in sections:
+            f.line(s, x=85)
+        for s in sections:
+            where[s] = f.line(s, 18, "tibo", gap=14)
+            for _ in range(3):
+                f.line(TEXT[:90])
+    path = tmp_path / "printed.pdf"
+    f.doc.save(path)
+    doc = read(path)
+    from treebuild.structure.toc import toc_marks
+
+    res = toc_marks(doc)
+    assert res is not None and res.paged is False and res.toc_pages == [0, 1, 2]
+    assert [(m.title, m.pos.unit + 1) for m in res.marks] == [
+        (t, where[t]) for chapter, sections in CHAPTERS.items() for t in (chapter, *sections)]

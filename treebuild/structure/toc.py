@@ -18,7 +18,7 @@ from .furniture import PageFurniture
 from .heuristics import HEURISTICS as H
 from .pagemap import PageMap, parse_page_ref
 from .text import normalize_title
-from .toc_detect import find_toc_pages
+from .toc_detect import find_toc_pages, pageless_listings
 from .toc_parse import TocEntry, parse_rows
 from .toc_place import PageTexts, Placement, place_entries
 
@@ -55,7 +55,8 @@ def toc_marks(doc: SourceDoc, furniture: PageFurniture | None = None) -> TocResu
     pagemap = PageMap(doc, after=pages.piece_pages()[0][-1])
     _calibrate(doc, pagemap, entries, pages.pages, texts)
     span = len(doc.units) if not pages.paged else H.toc_span_pages
-    placements = place_entries(doc, entries, pages.pages, pagemap, texts, span=span)
+    listings = pageless_listings(doc, pages.pages[-1]) if not pages.paged else None
+    placements = place_entries(doc, entries, pages.pages, pagemap, texts, span=span, listings=listings)
     furniture = furniture if furniture is not None else PageFurniture(doc)
     return _result(doc, pages.pages, entries, placements, pagemap, pages.paged, furniture)
 

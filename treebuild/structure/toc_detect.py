@@ -43,6 +43,7 @@ __all__ = [
     "toc_keyword",
     "find_toc_pages",
     "toc_like_pages",
+    "pageless_listings",
     "listing_title",
     "listing_page",
     "scan_limit",
@@ -467,7 +468,7 @@ def _above_list(s: _PageScore) -> _PageScore | None:
 def _score_rows(unit: int, rows: list[Row], height: float) -> _PageScore:
     edge = right_edge(rows)
     keyword_row = list_row = None
-    body = [r for r in rows if not margin_row(r, height)]
+    body = [r for i, r in enumerate(rows) if not margin_row(r, height, rows[i + 1] if i + 1 < len(rows) else None)]
     parsed = [(r, row_entry(r, edge)) for r in body]
     entries = [(r, e) for r, e in parsed if entry_like(e, r)]
     if _running_head(unit, rows, entries, height):  # left out of the rows the TOC is parsed from, too
@@ -522,8 +523,10 @@ def right_edge(rows: list[Row]) -> float | None:
     return float(x) if count >= H.min_aligned_rows else None
 
 
-def margin_row(row: Row, height: float) -> bool:
-    """Running header/footer rows: page folios and short lines in the top or bottom band."""
+def margin_row(row: Row, height: float, below: Row | None = None) -> bool:
+    """Running header/footer rows: page folios and short lines in the top or bottom band. A numbered
+    title at the top that opens a list of numbered titles set right ``below`` it is the list's first
+    row (a page printed from HTML starts its contents' next page with an entry), not a running head."""
     text = row.text
     if is_page_number(text):
         return True
@@ -531,6 +534,9 @@ def margin_row(row: Row, height: float) -> bool:
         return True
     band = row.y1 < height * H.margin_top or row.y0 > height * H.margin_bottom
     if not band:
+        return False
+    if below is not None and row.y1 < height * H.margin_top and _numbered_title(text) \
+            and _numbered_title(below.text) and abs(below.y0 - row.y1) < row.y1 - row.y0:
         return False
     entry = row_entry(row)
     return entry.page is None or toc_keyword(entry.title) == "toc"  # ``CONTENTS 4``: the TOC's running head
@@ -578,6 +584,49 @@ def _pageless_start(s: _PageScore) -> bool:
 def _pageless_continues(s: _PageScore) -> bool:
     return s.text_rows >= H.min_column_rows and s.numbered / s.text_rows >= H.pageless_continued_share \
         and s.entries <= H.pageless_max_paged
+
+
+def pageless_listings(doc: SourceDoc, after: int) -> dict[int, tuple[int, int]]:
+    """The contents of parts printed inside the body by a TOC without page numbers (a DocBook chapter
+    opens with its own ``Table of Contents`` of its sections, under the chapter's title): per page
+    after ``after``, the character span from that title to its last numbered row. An entry of the
+    document's TOC found there is that listing's row, not its heading."""
+    out: dict[int, tuple[int, int]] = {}
+    for u in range(after + 1, len(doc.units)):
+        text = doc.units[u].text
+        if not _QUICK_KEYWORD.search(text) or len(NUMBERED_LINES.findall(text)) < H.pageless_rows:
+            continue
+        s = _score(doc, u)
+        if s.keyword_row is None:
+            continue
+        listed = s.rows[s.keyword_row + 1:]
+        run = next((i for i, r in enumerate(listed) if not _numbered_title(r.text)), len(listed))
+        if run >= H.pageless_rows:
+            last = listed[run - 1]
+            out[u] = (s.rows[s.keyword_row].char, last.char + len(last.text))
+    return out
+
+
+def _titled_at_foot(s: _PageScore) -> bool:
+    """The page's last row is a contents title: the TOC's entries start on the next page."""
+    return s.keyword_row is not None and s.keyword_row == len(s.rows) - 1
+
+
+def _pageless_tail(s: _PageScore) -> _PageScore | None:
+    """The rows of a page that opens with the last entries of a TOC without page numbers, the document's
+    text starting under them (``2.7.15. More readings ...``, then a note and the first paragraph): the
+    leading run of numbered rows, when it holds at least ``Heuristics.pageless_rows`` of them. A page
+    printed from HTML runs its link list straight into the text."""
+    end = 0
+    for i, r in enumerate(s.rows):
+        if margin_row(r, s.height, s.rows[i + 1] if i + 1 < len(s.rows) else None):
+            continue
+        if not _numbered_title(r.text):
+            break
+        end = i + 1
+    head = _score_rows(s.unit, s.rows[:end], s.height) if end else None
+    return head if head is not None and head.numbered >= H.pageless_rows and head.entries <= H.pageless_max_paged \
+        else None
 
 
 _QUICK_NUMBER_END = re.compile(
@@ -646,13 +695,18 @@ def find_toc_pages(doc: SourceDoc) -> TocPages | None:
                        scores, True)
     for u in range(limit):
         text = doc.units[u].text
-        if not _QUICK_KEYWORD.search(text) or len(NUMBERED_LINES.findall(text)) < H.pageless_rows:
+        if not _QUICK_KEYWORD.search(text) or not any(  # entries on the page, or under a title at its foot
+                len(NUMBERED_LINES.findall(doc.units[v].text)) >= H.pageless_rows for v in range(u, min(u + 2, n))):
             continue
         s = score(u)
-        if _pageless_start(s):
+        if _pageless_start(s) or (_titled_at_foot(s) and u + 1 < n and _pageless_continues(score(u + 1))):
             pages = [u]
             while pages[-1] + 1 < n and _pageless_continues(score(pages[-1] + 1)):
                 pages.append(pages[-1] + 1)
+            tail = _pageless_tail(score(pages[-1] + 1)) if pages[-1] + 1 < n else None
+            if tail is not None:
+                scores[tail.unit] = tail  # the TOC ends where the text begins
+                pages.append(tail.unit)
             return _result([pages], scores, False)
     return None
 

@@ -99,11 +99,12 @@ def _raw_rows(pages: TocPages, unit: int, repeated: set[str]) -> list[_Raw]:
     start = pages.start_row(unit)
     part = _part_above(rows[:start - 1], unit) if start > 0 else None  # rows above the contents title
     raws: list[_Raw] = [part] if part is not None else []
-    for r in rows[start:]:
+    for i, r in enumerate(rows[start:], start=start):
         kind = toc_keyword(r.text)
         if kind == "list" or _numbered_list_title(r):
             break  # a list of figures/tables follows the contents on this page
-        if kind == "toc" or _skip_row(r, height) or normalize_title(r.text) in repeated:
+        below = rows[i + 1] if i + 1 < len(rows) else None
+        if kind == "toc" or _skip_row(r, height, below) or normalize_title(r.text) in repeated:
             continue
         re_ = row_entry(r, edge)
         if not re_.title or not re.search(r"[^\W\d_]", re_.title):
@@ -234,14 +235,14 @@ _FOOTNOTE = re.compile(r"^[\u2217*\u2020\u2021\u00a7\u00b6]\s*[^\W\d_]")
 """A footnote's text: its mark (``∗``, ``†``, ``‡``) opens the row (``∗This document describes ...``)."""
 
 
-def _skip_row(row: Row, height: float) -> bool:
+def _skip_row(row: Row, height: float, below: Row | None = None) -> bool:
     """Column headers ("Page"), folios, running headers/footers and the page's footnotes (a TOC
     that starts on the cover page has the title's footnote under it)."""
     if re.fullmatch(r"(?:page|pages|page no\.?|seite)", row.text, re.I):
         return True
     if _FOOTNOTE.match(row.text) and row_entry(row).page is None:
         return True
-    return margin_row(row, height)
+    return margin_row(row, height, below)
 
 
 def _join(raws: list[_Raw], right: float) -> list[TocEntry]:

@@ -367,11 +367,15 @@ def _fuzzy_on_page(pt: PageTexts, unit: int, want: _Want, min_char: int) -> tupl
 
 
 def place_entries(doc: SourceDoc, entries: list[TocEntry], toc_pages: list[int],
-                  pagemap: PageMap, texts: PageTexts | None = None, *, span: int = H.toc_span_pages) -> list[Placement]:
+                  pagemap: PageMap, texts: PageTexts | None = None, *, span: int = H.toc_span_pages,
+                  listings: dict[int, tuple[int, int]] | None = None) -> list[Placement]:
     """Verify every entry on the body pages; entries not found keep ``pos=None``.
 
-    ``span`` bounds how far ahead an entry without a usable page reference is looked for.
+    ``span`` bounds how far ahead an entry without a usable page reference is looked for;
+    ``listings`` are character spans of pages that list sections (a part's own contents): a title
+    found inside one is looked for again after it.
     """
+    listings = listings or {}
     pt = texts or PageTexts(doc)
     n = len(doc.units)
     toc = set(toc_pages)
@@ -403,6 +407,8 @@ def place_entries(doc: SourceDoc, entries: list[TocEntry], toc_pages: list[int],
         for pool in passes:
             for u, typographic in pool:
                 hit = _exact_on_page(pt, u, want, _min_char(u, floor, below), typographic)
+                if hit is not None and u in listings and listings[u][0] <= hit[2] < listings[u][1]:
+                    hit = _exact_on_page(pt, u, want, listings[u][1], typographic)  # the listing's row
                 if hit is not None:
                     how, score, char = hit
                     placement = Placement(entry, Pos(u, char), _confidence(how, score, u, exp), how)
