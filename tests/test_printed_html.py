@@ -136,3 +136,25 @@ def test_a_contents_without_page_numbers_runs_from_a_title_at_a_page_foot_into_t
     assert res is not None and res.paged is False and res.toc_pages == [0, 1, 2]
     assert [(m.title, m.pos.unit + 1) for m in res.marks] == [
         (t, where[t]) for chapter, sections in CHAPTERS.items() for t in (chapter, *sections)]
+
+
+def test_numbered_heads_set_apart_by_typeface_alone_are_headings(tmp_path: Path) -> None:
+    """An office suite prints a page's ``h3`` heads in its serif face at the size of the sans-serif
+    text, neither bold nor larger: their dotted numbers and the other typeface make them sections
+    (they used to be read as text); a numbered line in the text's own face stays text."""
+    f = _Flow()
+    expected: list[tuple[int, str]] = []
+    for c, chapter in enumerate(["Introduction", "Compiler", "Debugger"], start=1):
+        f.line(f"{c} {chapter}", 18, "hebo", gap=12)
+        expected.append((1, f"{c} {chapter}"))
+        for k, sub in enumerate(["Overview", "Options", "Limits"], start=1):
+            f.line(f"{c}.{k} {sub} of the {chapter.lower()}", 12, "tiro", gap=10)
+            expected.append((2, f"{c}.{k} {sub} of the {chapter.lower()}"))
+            f.y += 6  # the space under a heading
+            for _ in range(4):
+                f.line(TEXT[:95], 12, "helv")
+            f.line(f"{c}.{k}.1 versions before 2.0 behave differently, see the release notes", 12, "helv")
+    path = tmp_path / "printed.pdf"
+    f.doc.save(path)
+    roots, _ = build_nodes(read(path), DETECT)
+    assert _tree(roots) == expected

@@ -245,7 +245,9 @@ def _rows(lines: list[Line], skip: set[int]) -> list[_Row]:
 
 
 def _same_style(a: _Row, b: _Row) -> bool:
-    return abs(a.size - b.size) < 0.3 and a.bold == b.bold and a.italic == b.italic
+    """One type: size, weight, slant and typeface (a serif heading does not run on into sans-serif text)."""
+    return abs(a.size - b.size) < 0.3 and a.bold == b.bold and a.italic == b.italic \
+        and (a.font == b.font or _family(a.font) == _family(b.font))
 
 
 def _caps(text: str) -> bool:
@@ -453,8 +455,12 @@ def _numbered_bold(row: _Row, numbering: Numbering | None, body: _Body) -> bool:
     levels below the body size (``4.6.4.1. Stable, testing, and unstable``; a browser's ``h5`` is
     0.83 of the text size, ``h6`` 0.67; ``Heuristics.small_heading``), and a heading naming a program
     in code type is mostly monospace (``1.1.1. dpkg-dev``)."""
-    return numbering is not None and numbering.kind == "decimal" and len(numbering.parts) >= 2 and row.bold \
-        and not body.bold and row.size >= body.size * H.small_heading
+    if numbering is None or numbering.kind != "decimal" or len(numbering.parts) < 2:
+        return False
+    if row.bold and not body.bold:
+        return row.size >= body.size * H.small_heading
+    # set apart by its typeface alone: a serif heading over sans-serif text, or the other way round
+    return not row.mono and not row.italic and row.size >= body.size - 0.3 and _family(row.font) != body.family
 
 
 CENTRED_TOLERANCE = 12.0
