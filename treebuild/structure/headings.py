@@ -245,9 +245,10 @@ def _rows(lines: list[Line], skip: set[int]) -> list[_Row]:
 
 
 def _same_style(a: _Row, b: _Row) -> bool:
-    """One type: size, weight, slant and typeface (a serif heading does not run on into sans-serif text)."""
+    """One type: size, weight, slant and typeface (a serif heading does not run on into sans-serif text;
+    code lines between prose lines do not part them)."""
     return abs(a.size - b.size) < 0.3 and a.bold == b.bold and a.italic == b.italic \
-        and (a.font == b.font or _family(a.font) == _family(b.font))
+        and (a.mono or b.mono or a.font == b.font or _family(a.font) == _family(b.font))
 
 
 def _caps(text: str) -> bool:
