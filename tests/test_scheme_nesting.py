@@ -30,6 +30,14 @@ def _tree(roots: list[Node]) -> list[tuple[int, str]]:
     return [(n.depth, n.title) for r in roots for n in r.walk() if n.origin != "preface"]
 
 
+def _write(w: Writer, heads: list[tuple[int, str, float]]) -> list[tuple[int, str]]:
+    """Each (depth, title, size) as a bold heading over a paragraph; the (depth, title) the tree should hold."""
+    for _, title, size in heads:
+        w.heading(title, size=size)
+        w.para(LOREM)
+    return [(depth, title) for depth, title, _ in heads]
+
+
 def test_numbers_that_start_again_under_each_lettered_section_nest_under_it(tmp_path: Path) -> None:
     """``1.``, ``2.`` count again from 1 under every lettered section, which counts again from ``A.``
     in every chapter: the numbered heads are the lettered sections' children and the letters the
@@ -38,17 +46,10 @@ def test_numbers_that_start_again_under_each_lettered_section_nest_under_it(tmp_
     w = Writer(header="Handbook for Standing Trustees")
     expected: list[tuple[int, str]] = []
     for chapter, sections in HANDBOOK.items():
-        w.heading(chapter, size=16)
-        w.para(LOREM)
-        expected.append((1, chapter))
+        heads = [(1, chapter, 16.0)]
         for section, subsections in sections.items():
-            w.heading(section, size=14)
-            w.para(LOREM)
-            expected.append((2, section))
-            for sub in subsections:
-                w.heading(sub, size=13)
-                w.paras(1)
-                expected.append((3, sub))
+            heads += [(2, section, 14.0)] + [(3, sub, 13.0) for sub in subsections]
+        expected += _write(w, heads)
         w.new_page()
     roots, _ = build_nodes(read(w.save(tmp_path / "handbook.pdf")), DETECT)
     assert _tree(roots) == expected
@@ -59,19 +60,10 @@ def test_numbered_sections_before_a_lettered_appendix_stay_top_level(tmp_path: P
     numbered from 1: only the appendices' numbered heads nest (under their appendix); the report's
     own sections, numbered before any letter, stay top-level."""
     w = Writer(header="Annual Report of the Agency")
-    expected: list[tuple[int, str]] = []
-    for title in ("1. INTRODUCTION", "2. METHODS", "3. RESULTS", "4. DISCUSSION"):
-        w.heading(title, size=14)
-        w.paras(1)
-        expected.append((1, title))
+    heads = [(1, title, 14.0) for title in ("1. INTRODUCTION", "2. METHODS", "3. RESULTS", "4. DISCUSSION")]
     for appendix, subs in (("A. DATA SOURCES", ["1. SURVEYS", "2. RECORDS"]),
                            ("B. STATISTICAL NOTES", ["1. WEIGHTING", "2. VARIANCE"])):
-        w.heading(appendix, size=14)
-        w.para(LOREM)
-        expected.append((1, appendix))
-        for sub in subs:
-            w.heading(sub, size=14)
-            w.paras(1)
-            expected.append((2, sub))
+        heads += [(1, appendix, 14.0)] + [(2, sub, 14.0) for sub in subs]
+    expected = _write(w, heads)
     roots, _ = build_nodes(read(w.save(tmp_path / "report.pdf")), DETECT)
     assert _tree(roots) == expected
