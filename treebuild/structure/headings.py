@@ -450,12 +450,14 @@ def _centred_caps(run: list[_Row], numbering: Numbering | None, body: _Body) -> 
         and row.size >= body.size - 0.3 and not row.mono
 
 
-def _numbered_bold(row: _Row, numbering: Numbering | None, body: _Body) -> bool:
-    """A bold row opened by a dotted number of two parts or more is a heading even where its size or
-    type alone would not make it one: a page printed from HTML sets its fourth to sixth heading
-    levels below the body size (``4.6.4.1. Stable, testing, and unstable``; a browser's ``h5`` is
-    0.83 of the text size, ``h6`` 0.67; ``Heuristics.small_heading``), and a heading naming a program
-    in code type is mostly monospace (``1.1.1. dpkg-dev``)."""
+def _numbered_apart(row: _Row, numbering: Numbering | None, body: _Body) -> bool:
+    """A row opened by a dotted number of two parts or more and set apart from the text by its weight
+    or its typeface is a heading even where its size or type alone would not make it one: a page
+    printed from HTML sets its fourth to sixth heading levels bold and below the body size
+    (``4.6.4.1. Stable, testing, and unstable``; a browser's ``h5`` is 0.83 of the text size, ``h6``
+    0.67; ``Heuristics.small_heading``), a heading naming a program in code type is mostly monospace
+    (``1.1.1. dpkg-dev``), and an office suite prints ``h3`` in its serif face at the size of its
+    sans-serif text."""
     if numbering is None or numbering.kind != "decimal" or len(numbering.parts) < 2:
         return False
     if row.bold and not body.bold:
@@ -626,7 +628,7 @@ def _page_headings(u: int, rows: list[_Row], lines: list[Line], skip: set[int], 
         prominent = _prominent(row, body) or (
             numbering is not None and numbering.kind in ("part", "item") and _caps(numbering.label)
             and row.size >= body.size - 0.3 and not row.mono) or _centred_caps(run, numbering, body) \
-            or _numbered_bold(row, numbering, body) or titled
+            or _numbered_apart(row, numbering, body) or titled
         ok = prominent and starts_block and len(title_rows) <= max_rows and _heading_text(text, row.size / body.size) \
             and not (row.italic and not row.bold and row.size <= body.size * 1.15) \
             and not _beside(run, lines, skip) and not _runs_on(run, rows[i] if i < n else None) \
