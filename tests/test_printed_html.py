@@ -158,3 +158,27 @@ def test_numbered_heads_set_apart_by_typeface_alone_are_headings(tmp_path: Path)
     f.doc.save(path)
     roots, _ = build_nodes(read(path), DETECT)
     assert _tree(roots) == expected
+
+
+def test_the_text_typeface_is_the_one_the_text_size_is_set_in(tmp_path: Path) -> None:
+    """Pages of sans-serif tables in 12 and 11 points come before a paper in 13-point serif whose numbered
+    heads are 13-point sans-serif: the text's size is 13 points (more characters than either table size)
+    and its typeface is read at that size (serif), so the heads stand apart (the tables' characters, more
+    than the paper's in all, used to make sans-serif the body face, and no head was found)."""
+    f = _Flow()
+    for size in (12, 11):  # the tables, in the heads' face
+        for year in range(1975, 2025):
+            f.line(f"{year}    New cases per 100,000    {year % 97 + 100}.{year % 10}    Deaths    {year % 53}",
+                   size, "helv")
+    f.page, f.y = f.doc.new_page(), 40.0
+    heads = [f"{c}.{k}. {t}" for c, t0 in ((1, "Methods"), (2, "Results")) for k, t in
+             enumerate([f"Design of the {t0.lower()}", f"Measures of the {t0.lower()}", "Analysis"], start=1)]
+    for head in heads:
+        f.line(head, 13, "helv", gap=14)
+        f.y += 4
+        for _ in range(9):
+            f.line(TEXT[:80], 13, "tiro")
+    path = tmp_path / "paper.pdf"
+    f.doc.save(path)
+    roots, _ = build_nodes(read(path), DETECT)
+    assert [t for _, t in _tree(roots)] == heads

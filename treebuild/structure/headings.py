@@ -198,8 +198,11 @@ def _body(doc: SourceDoc, pages: range, skip: set[tuple[int, int]]) -> _Body:
         sizes, fams, bold, total = prose, prose_fams, prose_bold, sum(prose.values())
     left = float(lefts.most_common(1)[0][0]) if lefts else 72.0
     right = float(rights.most_common(1)[0][0]) if rights else 540.0
-    font = fams.most_common(1)[0][0]
-    return _Body(sizes.most_common(1)[0][0], bold > total * 0.5, left, max(right, left + 100), _family(font))
+    size = sizes.most_common(1)[0][0]
+    # the body's typeface is the one its size is set in (a paper's serif text after pages of sans tables)
+    at_size = Counter({font: n for (sz, font, _), n in styles.items() if sz == size and font in fams})
+    font = (at_size or fams).most_common(1)[0][0]
+    return _Body(size, bold > total * 0.5, left, max(right, left + 100), _family(font))
 
 
 def _tally(styles: Counter[tuple[float, str, bool]], *, all_fonts: bool) -> tuple[Counter[float], Counter[str], int]:
