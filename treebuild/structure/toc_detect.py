@@ -600,11 +600,24 @@ def pageless_listings(doc: SourceDoc, after: int) -> dict[int, tuple[int, int]]:
         if s.keyword_row is None:
             continue
         listed = s.rows[s.keyword_row + 1:]
-        run = next((i for i, r in enumerate(listed) if not _numbered_title(r.text)), len(listed))
-        if run >= H.pageless_rows:
-            last = listed[run - 1]
+        end = _numbered_run(listed, s.height)
+        if sum(1 for r in listed[:end] if _numbered_title(r.text)) >= H.pageless_rows:
+            last = listed[end - 1]
             out[u] = (s.rows[s.keyword_row].char, last.char + len(last.text))
     return out
+
+
+def _numbered_run(rows: list[Row], height: float) -> int:
+    """Where the run of numbered titles that opens ``rows`` ends (the index after its last row; folios
+    and running heads among them passed over): a contents list without page numbers."""
+    end = 0
+    for i, r in enumerate(rows):
+        if margin_row(r, height, rows[i + 1] if i + 1 < len(rows) else None):
+            continue
+        if not _numbered_title(r.text):
+            break
+        end = i + 1
+    return end
 
 
 def _titled_at_foot(s: _PageScore) -> bool:
@@ -617,13 +630,7 @@ def _pageless_tail(s: _PageScore) -> _PageScore | None:
     text starting under them (``2.7.15. More readings ...``, then a note and the first paragraph): the
     leading run of numbered rows, when it holds at least ``Heuristics.pageless_rows`` of them. A page
     printed from HTML runs its link list straight into the text."""
-    end = 0
-    for i, r in enumerate(s.rows):
-        if margin_row(r, s.height, s.rows[i + 1] if i + 1 < len(s.rows) else None):
-            continue
-        if not _numbered_title(r.text):
-            break
-        end = i + 1
+    end = _numbered_run(s.rows, s.height)
     head = _score_rows(s.unit, s.rows[:end], s.height) if end else None
     return head if head is not None and head.numbered >= H.pageless_rows and head.entries <= H.pageless_max_paged \
         else None
