@@ -17,7 +17,7 @@ macro averages, to set beside the folder's measured F1. Nothing here runs treebu
 code: only PyMuPDF's page text and the scorer's own normalisation.
 
     .venv/bin/python bench/outline_printed.py ../shared/corpus/pdf ../shared/corpus/filings \
-        ../devcorpus/pdf ../dev2/pdf ../heldout/pdf [--misses] [--min-entries 20]
+        ../devcorpus/pdf ../dev2/pdf ../heldout/pdf [--misses] [--min-entries 8]
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("corpus", nargs="+", type=Path)
     ap.add_argument("--misses", action="store_true", help="list the entries not printed on their page")
-    ap.add_argument("--min-entries", type=int, default=20, help="as structure_eval.py: smaller outlines are skipped")
+    ap.add_argument("--min-entries", type=int, default=8, help="as structure_eval.py: smaller outlines are skipped")
     args = ap.parse_args(argv)
     summary: list[str] = []
     for folder in args.corpus:

@@ -78,6 +78,8 @@ class Score:
     missed: list[Entry] = field(default_factory=list)
     spurious: list[Entry] = field(default_factory=list)
     wrong_level: list[tuple[Entry, int, int]] = field(default_factory=list)
+    start_pages: int = 0  # distinct pages after the first on which an outline entry starts
+    starts_found: int = 0  # ... of which a detected section starts on (titles aside)
 
     @property
     def precision(self) -> float:
@@ -206,6 +208,8 @@ def evaluate(path: Path, min_entries: int) -> Score | None:
         missed=[g for i, g in enumerate(gt) if i not in mg],
         spurious=[p for j, p in enumerate(pred) if j not in mp],
         wrong_level=wrong,
+        start_pages=len(starts := {g.page for g in gt if g.page > 1}),
+        starts_found=len(starts & {p.page for p in pred}),
     )
 
 
@@ -227,6 +231,9 @@ def run_folder(folder: Path, args: argparse.Namespace) -> list[Score]:
         scores.append(s)
         print(f"{s.name[:52]:52} {s.pages:5d} {s.gt:4d} {s.pred:4d} {s.precision:5.2f} {s.recall:5.2f} {s.f1:5.2f} "
               f"{s.level_acc:5.2f} {s.toc_score:5.1f}  {s.method}", flush=True)
+        if args.starts:
+            print(f"    starts   {s.starts_found} of the outline's {s.start_pages} start pages after page 1 start "
+                  "a detected section (titles aside)")
         if args.misses:
             for e in s.missed:
                 print(f"    missed   p{e.page:<4} L{e.level} {e.title[:90]}")
@@ -267,6 +274,9 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("corpus", type=Path, nargs="+", help="corpus folders, each scored and reported separately")
     ap.add_argument("--misses", action="store_true", help="print missed, spurious and wrongly levelled entries")
+    ap.add_argument("--starts", action="store_true",
+                    help="also print how many of the outline's start pages a detected section starts on, titles aside "
+                         "(where an author's bookmarks word sections otherwise than the pages print them)")
     ap.add_argument("--only", default=None, help="only files whose name contains this")
     ap.add_argument("--sample", type=int, default=0, help="at most N files per folder, evenly spaced (fast runs)")
     ap.add_argument("--min-entries", type=int, default=8)
