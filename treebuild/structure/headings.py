@@ -156,8 +156,10 @@ def _is_italic(font: str) -> bool:
     return any(m in f for m in _ITALIC)
 
 
+@functools.lru_cache(maxsize=FONT_CACHE)
 def _family(font: str) -> str:
-    """``TimesNewRoman-BoldItalic`` -> ``timesnewroman``; subset prefixes (``ABCDEF+``) dropped."""
+    """``TimesNewRoman-BoldItalic`` -> ``timesnewroman``; subset prefixes (``ABCDEF+``) dropped (now asked
+    for rows of two fonts side by side too, so the answer is kept as the other font tests keep theirs)."""
     f = font.split("+", 1)[-1].casefold()
     f = re.split(r"[-,]", f, maxsplit=1)[0]
     f = re.sub(r"(bold|italic|oblique|regular|medium|light|black|semibold|mt|ps|psmt)+$", "", f)
