@@ -21,7 +21,7 @@ from typing import Any
 
 from treebuild import build, to_pageindex
 from treebuild.errors import TreebuildError
-from treebuild.pageindex import from_pageindex
+from treebuild.interop.pageindex import from_pageindex
 from treebuild.view import render_view
 
 _OURS = ("span", "origin", "confidence")

@@ -17,7 +17,8 @@ import typer
 from docgen import scanned_pdf
 from typer.testing import CliRunner
 
-from treebuild.cli import BuildOptions, app
+from treebuild.cli import app
+from treebuild.cli.options import BuildOptions
 from treebuild.settings import BuildSettings, ModelConfig, resolve_settings
 from treebuild.store import Store
 
@@ -355,14 +356,20 @@ def test_model_budget_warning_is_printed(server: Any, tmp_path: Path) -> None:
 
 
 def test_names_other_command_modules_import_stay_available() -> None:
-    """``treebuild/cli_<area>.py`` modules build on these names from ``treebuild.cli``."""
-    import treebuild.cli as cli
+    """``treebuild/cli/<area>.py`` modules build on these public names of ``treebuild.cli.options``, which
+    imports no command module."""
+    import ast
 
-    for name in ("app", "out", "err", "StoreOpt", "_fail", "ModelOpt", "ApiBaseOpt", "ApiKeyOpt", "_model_config",
-                 "_parse_meta", "build_options", "BuildOptions", "print_result", "print_summary"):
-        assert hasattr(cli, name), name
-    config = cli._model_config("openai/x", api_base="http://127.0.0.1:1/v1", max_calls=None)
+    import treebuild.cli.options as options
+
+    for name in ("app", "out", "err", "StoreOpt", "fail", "ModelOpt", "ApiBaseOpt", "ApiKeyOpt", "model_config",
+                 "parse_meta", "build_options", "BuildOptions", "print_result", "print_summary", "print_table"):
+        assert name in options.__all__ and hasattr(options, name), name
+    config = options.model_config("openai/x", api_base="http://127.0.0.1:1/v1", max_calls=None)
     assert (config.model, config.api_base, config.max_calls) == ("openai/x", "http://127.0.0.1:1/v1", None)
+    source = ast.parse(Path(options.__file__).read_text())
+    siblings = [node.module for node in ast.walk(source) if isinstance(node, ast.ImportFrom) and node.level == 1]
+    assert siblings == []  # no command module of the package: they import this one
 
 
 def test_every_declared_dependency_is_imported() -> None:
@@ -396,7 +403,7 @@ def test_backfill_rows_carry_and_count_warnings(tmp_path: Path, capsys: pytest.C
     from dataclasses import asdict
 
     from flows.report import Report
-    from treebuild.cli_flows import _print_row
+    from treebuild.cli.backfill import _print_row
     from treebuild.ingestion import ingest
 
     scan = pymupdf.open()

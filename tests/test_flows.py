@@ -440,8 +440,8 @@ def test_flow_settings_follow_the_environment_and_flags_like_ingest(monkeypatch:
     """One settings path: a backfill builds with what `treebuild ingest` would use in the same environment,
     and the CLI's budget, password and key flags reach worker processes through TREEBUILD_* variables."""
     from flows.backfill import build_settings
-    from treebuild.cli import BuildOptions
-    from treebuild.cli_flows import _prepare
+    from treebuild.cli.backfill import _prepare
+    from treebuild.cli.options import BuildOptions
 
     monkeypatch.setenv("TREEBUILD_MODEL", "openai/from-env")
     assert build_settings(None).model == "openai/from-env"

@@ -17,7 +17,7 @@ from docgen import Section, layout_sections
 from mcp import Client, StdioServerParameters
 
 from treebuild import ingest
-from treebuild.agent_tools import StoreTools, ToolFailure, ToolLimits, parse_pages
+from treebuild.agents.tools import StoreTools, ToolFailure, ToolLimits, parse_pages
 from treebuild.store import Store
 
 MANY = 230  # sections in the big report: more than one get_structure page (200 nodes)

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from treebuild import ingest
 from treebuild.cli import app
 from treebuild.errors import TreebuildError
-from treebuild.pageindex import UNPLACED_CONFIDENCE, import_pageindex, load_pageindex
+from treebuild.interop.pageindex import UNPLACED_CONFIDENCE, import_pageindex, load_pageindex
 from treebuild.store import Store
 
 runner = CliRunner()

@@ -23,6 +23,7 @@ from typer.testing import CliRunner
 
 from treebuild import Store, ingest
 from treebuild import navigate as top_level_navigate
+from treebuild.agents import ToolArguments, run_tool, tool_schema
 from treebuild.cli import app
 from treebuild.query import (
     ENTRY_POINT_GROUP,
@@ -36,12 +37,9 @@ from treebuild.query import (
     StopReason,
     navigate,
     resolve,
-    run_tool,
     spi,
-    tool_schema,
 )
 from treebuild.query.navigators.lexical import LexicalProvider
-from treebuild.query.tool import ToolArguments
 
 runner = CliRunner()
 

@@ -17,7 +17,7 @@ _EXPORTS: dict[str, str] = {
     "read": ".readers",
     "ingest": ".ingestion", "ingest_many": ".ingestion", "IngestResult": ".ingestion",
     "Store": ".store", "DocVersion": ".store", "CommitResult": ".store",
-    "to_pageindex": ".export", "outline_lines": ".export",
+    "to_pageindex": ".interop.export", "outline_lines": ".interop.export",
     "BuildSettings": ".settings", "ModelConfig": ".settings", "Limits": ".settings", "OFFLINE_MODEL": ".settings",
     "Tree": ".model", "Node": ".model", "Mark": ".model", "Pos": ".model", "Unit": ".model",
     "SourceDoc": ".model", "OutlineEntry": ".model", "Line": ".model", "Usage": ".model", "Format": ".model",
@@ -53,8 +53,8 @@ def __dir__() -> list[str]:
 
 if TYPE_CHECKING:
     from .errors import NotFound, ReadError, StoreError, TreebuildError, UnsupportedFormat
-    from .export import outline_lines, to_pageindex
     from .ingestion import IngestResult, IngestStatus, ingest, ingest_many
+    from .interop.export import outline_lines, to_pageindex
     from .model import (
         Format,
         Line,

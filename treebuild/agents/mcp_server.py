@@ -2,7 +2,7 @@
 
 Tools (JSON schemas come from the typed signatures): ``list_documents``, ``get_structure``,
 ``get_section``, ``get_pages`` and ``navigate`` (the query module's navigation with its audit).
-The logic lives in :mod:`treebuild.agent_tools`; this module only wires it to MCP: every answer
+The logic lives in :mod:`treebuild.agents.tools`; this module only wires it to MCP: every answer
 is JSON text plus the same value as structured content, every expected failure an ``is_error``
 result holding ``{"error": {"code", "message", "hint"}}``, and an unexpected one the same shape
 with code ``internal`` (the traceback stays in the server's log). A server-level scope
@@ -22,12 +22,12 @@ from mcp.server.mcpserver import MCPServer
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel, ConfigDict, Field
 
-from . import __version__
-from .agent_tools import StoreTools, ToolFailure, ToolLimits
-from .errors import TreebuildError
-from .query import DEFAULT_NAVIGATOR, AccessFilter, Navigator, resolve_navigator
-from .settings import ModelConfig
-from .store import Store
+from .. import __version__
+from ..errors import TreebuildError
+from ..query import DEFAULT_NAVIGATOR, AccessFilter, Navigator, resolve_navigator
+from ..settings import ModelConfig
+from ..store import Store
+from .tools import StoreTools, ToolFailure, ToolLimits
 
 __all__ = ["create_server", "serve", "INSTRUCTIONS"]
 

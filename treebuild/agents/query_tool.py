@@ -15,11 +15,9 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..errors import TreebuildError
+from ..query import DEFAULT_NAVIGATOR, AccessFilter, Navigator, navigate
 from ..settings import ModelConfig
 from ..store import Store
-from .access import AccessFilter
-from .runtime import DEFAULT_NAVIGATOR, navigate
-from .spi import Navigator
 
 __all__ = ["TOOL_NAME", "ToolArguments", "tool_schema", "run_tool"]
 

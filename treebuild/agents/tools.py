@@ -23,11 +23,11 @@ from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Any
 
-from .errors import NotFound, TreebuildError
-from .model import Node, Tree
-from .query import DEFAULT_NAVIGATOR, AccessFilter, Navigator, QueryResult
-from .settings import ModelConfig
-from .store import Store
+from ..errors import NotFound, TreebuildError
+from ..model import Node, Tree
+from ..query import DEFAULT_NAVIGATOR, AccessFilter, Navigator, QueryResult
+from ..settings import ModelConfig
+from ..store import Store
 
 __all__ = ["ToolLimits", "ToolFailure", "StoreTools", "parse_pages", "narrow"]
 
@@ -344,7 +344,7 @@ class StoreTools:
                  filter: Mapping[str, Any] | None = None, budget: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """The query module's navigation within the scope (narrowed by ``filter``): passages with
         citations and the audit trail (path, reasoning and stop reason per document)."""
-        from .query import navigate
+        from ..query import navigate
 
         if not question.strip():
             raise ToolFailure("bad_argument", "the question is empty", "ask a full question")

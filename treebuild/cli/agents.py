@@ -12,8 +12,20 @@ from typing import Annotated
 import typer
 from rich.markup import escape
 
-from .cli import ApiBaseOpt, ApiKeyOpt, CatalogOpt, ModelOpt, StoreOpt, _fail, _model_config, _parse_meta, app, err, out
-from .errors import TreebuildError
+from ..errors import TreebuildError
+from .options import (
+    ApiBaseOpt,
+    ApiKeyOpt,
+    CatalogOpt,
+    ModelOpt,
+    StoreOpt,
+    app,
+    err,
+    fail,
+    model_config,
+    out,
+    parse_meta,
+)
 
 __all__ = ["view", "export", "import_pageindex_cmd", "mcp"]
 
@@ -30,15 +42,15 @@ def view(
     catalog: CatalogOpt = None,
 ) -> None:
     """Write a stored tree as one self-contained HTML file: collapsible tree, text, page thumbnails."""
-    from .store import Store
-    from .view import write_view
+    from ..store import Store
+    from ..view import write_view
 
     try:
         tree = Store(store, create=False, catalog=catalog).tree(doc_id, version)
         target = output or Path(f"{doc_id}.html")
         result = write_view(tree, target)
     except TreebuildError as exc:
-        _fail(exc)
+        fail(exc)
     size = target.stat().st_size
     err.print(f"wrote {target} ({result.nodes} sections, {result.thumbnails} page thumbnails, "
               f"{size / 1024:,.0f} KiB)", markup=False, highlight=False)
@@ -56,13 +68,13 @@ def export(
     catalog: CatalogOpt = None,
 ) -> None:
     """Write a stored tree as PageIndex-format JSON (the same shape `build -o` writes)."""
-    from .export import to_pageindex
-    from .store import Store
+    from ..interop.export import to_pageindex
+    from ..store import Store
 
     try:
         tree = Store(store, create=False, catalog=catalog).tree(doc_id, version)
     except TreebuildError as exc:
-        _fail(exc)
+        fail(exc)
     text = json.dumps(to_pageindex(tree), indent=2, ensure_ascii=False, default=str) + "\n"
     if output is None:
         sys.stdout.write(text)
@@ -70,7 +82,7 @@ def export(
     try:
         output.write_text(text, encoding="utf-8")
     except OSError as exc:
-        _fail(TreebuildError(f"cannot write output: {exc.strerror}", path=str(output)))
+        fail(TreebuildError(f"cannot write output: {exc.strerror}", path=str(output)))
     err.print(f"wrote {output} ({doc_id} v{tree.version}, {sum(1 for _ in tree.walk())} nodes)", markup=False)
 
 
@@ -86,14 +98,14 @@ def import_pageindex_cmd(
     catalog: CatalogOpt = None,
 ) -> None:
     """Store a PageIndex tree as a version of a document (origin `imported`), with text spans from the source."""
-    from .pageindex import import_pageindex
-    from .store import Store
+    from ..interop.pageindex import import_pageindex
+    from ..store import Store
 
     try:
         result = import_pageindex(tree_json, source, Store(store, catalog=catalog), doc_id=doc_id,
-                                  meta=_parse_meta(meta), force=force)
+                                  meta=parse_meta(meta), force=force)
     except TreebuildError as exc:
-        _fail(exc)
+        fail(exc)
     word = "[green]created[/]  " if result.created else "[dim]unchanged[/]"
     out.print(f"{word} {escape(result.doc_id)} v{result.version}  (imported from {escape(tree_json.name)})",
               highlight=False)
@@ -126,20 +138,20 @@ def mcp(
     try:
         import mcp as _sdk  # noqa: F401
     except ImportError:
-        _fail(TreebuildError("the MCP SDK is not installed", hint="pip install 'treebuild[mcp]'"))
-    from .mcp_server import serve
-    from .query import resolve_navigator
-    from .query.access import parse_filter_items
-    from .store import Store
+        fail(TreebuildError("the MCP SDK is not installed", hint="pip install 'treebuild[mcp]'"))
+    from ..agents.mcp_server import serve
+    from ..query import resolve_navigator
+    from ..query.access import parse_filter_items
+    from ..store import Store
 
     try:
         scope = parse_filter_items(filter or [])
         st = Store(store, create=False, catalog=catalog)
-        config = _model_config(model, api_base=api_base, api_key=api_key)
+        config = model_config(model, api_base=api_base, api_key=api_key)
         name = navigator or ("lexical" if config.offline else "litellm")
         resolve_navigator(name, config)
     except TreebuildError as exc:
-        _fail(exc)
+        fail(exc)
     if transport is Transport.http:
         shown = json.dumps(scope.to_dict()) if not scope.empty else "all documents"
         err.print(f"treebuild MCP server on http://{host}:{port}/mcp  (store {st.root}; {shown}; navigator {name})",

@@ -18,19 +18,19 @@ import typer
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
-from .cli import (
+from ..errors import TreebuildError
+from .options import (
     BuildOptions,
     CatalogOpt,
     StoreOpt,
-    _fail,
-    _parse_meta,
     app,
     build_options,
     err,
+    fail,
     out,
+    parse_meta,
     print_warnings,
 )
-from .errors import TreebuildError
 
 __all__ = ["backfill", "serve"]
 
@@ -58,12 +58,12 @@ def _prepare(meta: list[str] | None, opts: BuildOptions, catalog: str | None = N
     (it may hold connection details) and the per-document model budget go to the worker processes
     through the ``TREEBUILD_*`` environment, which the library's one settings path reads; never as
     (recorded) flow parameters."""
-    from .readers import PASSWORD_ENV
+    from ..readers import PASSWORD_ENV
 
     try:
-        tags = _parse_meta(meta)
+        tags = parse_meta(meta)
     except TreebuildError as exc:
-        _fail(exc)
+        fail(exc)
     passed = {"TREEBUILD_API_KEY": opts.api_key, "TREEBUILD_CATALOG": catalog, PASSWORD_ENV: opts.password,
               "TREEBUILD_MAX_CALLS": opts.max_calls, "TREEBUILD_MAX_TOKENS": opts.max_tokens,
               "TREEBUILD_MAX_SECONDS": opts.max_seconds, "TREEBUILD_CONCURRENCY": opts.concurrency,
@@ -219,7 +219,7 @@ def _finish(state: Any) -> None:
     """The summary table; exit 1 naming the failed files when the run is not Completed."""
     report = state.result(raise_on_failure=False)
     if not isinstance(report, dict) or "totals" not in report:
-        _fail(TreebuildError(f"backfill run ended {state.name}: {state.message or report}"))
+        fail(TreebuildError(f"backfill run ended {state.name}: {state.message or report}"))
     t = report["totals"]
     err.print(f"backfill: {t['documents']} document(s): {t['created']} created, {t['unchanged']} unchanged, "
               f"{t['failed']} failed; {t['pages']} pages built in {t['seconds']} s ({t['documents_per_second']} "

@@ -9,8 +9,8 @@ from typing import Annotated
 
 import typer
 
-from .cli import CatalogOpt, StoreOpt, _fail, app, err, out
-from .errors import TreebuildError
+from ..errors import TreebuildError
+from .options import CatalogOpt, StoreOpt, app, err, fail, out
 
 __all__ = ["migrate", "compact", "gc"]
 
@@ -28,16 +28,16 @@ def _duration(text: str) -> timedelta:
 @app.command()
 def migrate(store: StoreOpt = None) -> None:
     """Convert a store written by treebuild's first layout (one folder per document) to the DuckLake layout."""
-    from .store import Store
-    from .store.legacy import migrate as run_migration
-    from .store.store import default_store_path
+    from ..store import Store
+    from ..store.legacy import migrate as run_migration
+    from ..store.store import default_store_path
 
     root = Path(store) if store is not None else default_store_path()
     try:
         report = run_migration(root, on_progress=lambda done, total: err.print(f"migrated {done}/{total} versions"))
         docs = Store(root, create=False).documents()
     except TreebuildError as exc:
-        _fail(exc)
+        fail(exc)
     out.print(f"migrated {report.versions} versions of {report.documents} documents ({report.nodes} nodes, "
               f"{report.units} units); {len(docs)} documents readable", highlight=False)
     if report.orphans_skipped:
@@ -48,12 +48,12 @@ def migrate(store: StoreOpt = None) -> None:
 @app.command()
 def compact(store: StoreOpt = None, catalog: CatalogOpt = None) -> None:
     """Merge small data files into larger ones sorted by doc_id (safe while others read and write)."""
-    from .store import Store
+    from ..store import Store
 
     try:
         result = Store(store, catalog=catalog).compact()
     except TreebuildError as exc:
-        _fail(exc)
+        fail(exc)
     out.print(f"data files: {result['files_before']} -> {result['files_after']} "
               "(replaced files are deleted by `treebuild gc` after its grace period)", highlight=False)
 
@@ -70,11 +70,11 @@ def gc(
                         "newer ones), e.g. 30m, 1h, 0s.")] = "1h",
 ) -> None:
     """Delete files of killed commits and of expired snapshots, and apply a version retention policy."""
-    from .store import Store
+    from ..store import Store
 
     try:
         result = Store(store, catalog=catalog).gc(keep_versions=keep_versions, grace=_duration(grace))
     except TreebuildError as exc:
-        _fail(exc)
+        fail(exc)
     out.print(f"deleted {result['versions_deleted']} old versions and {result['files_deleted']} files",
               highlight=False)

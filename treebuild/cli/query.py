@@ -1,4 +1,4 @@
-"""``treebuild query`` and ``treebuild text``: navigate the store, print a section's exact text."""
+"""``treebuild query``: navigate the store and print the sections that answer a question, with their pages."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from typing import Annotated, Any
 
 import typer
 
-from .cli import ApiBaseOpt, ApiKeyOpt, CatalogOpt, ModelOpt, StoreOpt, _fail, _model_config, app, err, out
-from .errors import TreebuildError
+from ..errors import TreebuildError
+from .options import ApiBaseOpt, ApiKeyOpt, CatalogOpt, ModelOpt, StoreOpt, app, err, fail, model_config, out
 
 __all__ = ["query"]
 
@@ -76,19 +76,19 @@ def query(
     catalog: CatalogOpt = None,
 ) -> None:
     """Navigate stored trees and print the sections that answer QUESTION, with their pages."""
-    from .query import navigate
-    from .query.access import parse_filter_items
-    from .store import Store
+    from ..query import navigate
+    from ..query.access import parse_filter_items
+    from ..store import Store
 
     try:
-        config = _model_config(model, api_base=api_base, api_key=api_key)
+        config = model_config(model, api_base=api_base, api_key=api_key)
         name = navigator or ("lexical" if config.offline else "litellm")
         limits: dict[str, Any] = {k: v for k, v in {"max_pages": max_pages, "max_documents": max_documents}.items()
                                   if v is not None}
         result = navigate(question, Store(store, create=False, catalog=catalog), docs=doc or None,
                           filter=parse_filter_items(filter_ or []), navigator=name, config=config, **limits)
     except TreebuildError as exc:
-        _fail(exc)
+        fail(exc)
     if json_out:
         sys.stdout.write(json.dumps(result.to_dict(), indent=2, ensure_ascii=False, default=str) + "\n")
     else:

@@ -14,7 +14,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from .model import Node, Tree
+from ..model import Node, Tree
 
 __all__ = ["to_pageindex", "outline_lines", "paragraph_range", "heading_path", "position"]
 

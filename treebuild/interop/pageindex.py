@@ -22,14 +22,14 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .errors import TreebuildError
-from .model import Mark, Method, Node, Origin, Pos, SourceDoc, StructureSource, Tree
-from .readers import read
-from .settings import OFFLINE_MODEL, ModelConfig, settings_hash
-from .store import CommitResult, Store, doc_id_for, valid_doc_id
-from .structure.assemble import assemble
-from .structure.furniture import PageFurniture
-from .structure.outline import find_title_line
+from ..errors import TreebuildError
+from ..model import Mark, Method, Node, Origin, Pos, SourceDoc, StructureSource, Tree
+from ..readers import read
+from ..settings import OFFLINE_MODEL, ModelConfig, settings_hash
+from ..store import CommitResult, Store, doc_id_for, valid_doc_id
+from ..structure.assemble import assemble
+from ..structure.furniture import PageFurniture
+from ..structure.outline import find_title_line
 
 __all__ = ["IMPORTED_ORIGIN", "UNPLACED_CONFIDENCE", "load_pageindex", "from_pageindex", "import_pageindex"]
 
@@ -186,7 +186,7 @@ def from_pageindex(data: dict[str, Any], doc: SourceDoc, *, fill_summaries: bool
 
 def _fill_summaries(tree: Tree, nodes: list[Node]) -> None:
     """Extractive (offline, non-LLM) summaries for nodes the JSON gave none; given ones are kept."""
-    from .summarize import summarize_tree
+    from ..summarize import summarize_tree
 
     given = {n.node_id: n.summary for n in nodes if n.summary is not None}
     description = tree.description

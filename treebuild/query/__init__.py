@@ -1,6 +1,7 @@
 """Navigate stored trees: a navigator reads titles and summaries, the runtime owns the walk.
 
-See :mod:`treebuild.query.spi` for how a navigator plugs in.
+See :mod:`treebuild.query.spi` for how a navigator plugs in; the query as an agent's function tool is
+:mod:`treebuild.agents` (``tool_schema``, ``run_tool``).
 """
 
 from __future__ import annotations
@@ -28,12 +29,8 @@ from .spi import (
     StopReason,
     resolve,
 )
-from .tool import TOOL_NAME, run_tool, tool_schema
 
 __all__ = [
-    "tool_schema",
-    "run_tool",
-    "TOOL_NAME",
     "navigate",
     "navigate_async",
     "resolve_navigator",
