@@ -21,7 +21,7 @@ from pathlib import Path
 from treebuild.readers.pdf import PdfReader
 from treebuild.structure.numbering import parse_numbering
 from treebuild.structure.text import title_similarity
-from treebuild.structure.toc import toc_marks
+from treebuild.structure.toc.marks import toc_marks
 
 SIM = 0.85
 

@@ -11,7 +11,7 @@ import treebuild
 from treebuild.readers import read
 from treebuild.structure import analyze
 from treebuild.structure.furniture import PageFurniture
-from treebuild.structure.outline import outline_marks
+from treebuild.structure.outline.marks import outline_marks
 from treebuild.summarize.extractive import clean_own_texts
 
 CHAPTER = "Chapter 1 Introduction"

@@ -10,8 +10,8 @@ from structgen import Writer
 
 from treebuild.readers import read
 from treebuild.structure.furniture import furniture
-from treebuild.structure.headings import body_text_like, scan_headings
 from treebuild.structure.numbering import parse_numbering, strip_numbering
+from treebuild.structure.typography.headings import body_text_like, scan_headings
 
 
 def _three_level_doc(path: Path) -> Path:

@@ -15,10 +15,8 @@ from tocgen import Builder, Heading, TocRow
 
 from treebuild.readers import read
 from treebuild.readers.pdf import PdfReader
-from treebuild.structure import toc_place
 from treebuild.structure.combine import levels_from_numbering
 from treebuild.structure.filing.items import form_label
-from treebuild.structure.headings import scan_headings
 from treebuild.structure.numbering import (
     LABEL_KEYWORDS,
     LONE_LABEL_WORDS,
@@ -30,7 +28,9 @@ from treebuild.structure.numbering import (
     strip_numbering,
 )
 from treebuild.structure.text import normalize_title
-from treebuild.structure.toc import toc_marks
+from treebuild.structure.toc import place as toc_place
+from treebuild.structure.toc.marks import toc_marks
+from treebuild.structure.typography.headings import scan_headings
 
 CHAPTERS = ["Getting Started", "Installing the Tools", "Daily Operation", "Routine Maintenance",
             "Fault Finding", "Spare Parts"]

@@ -130,7 +130,7 @@ def test_a_contents_without_page_numbers_runs_from_a_title_at_a_page_foot_into_t
     path = tmp_path / "printed.pdf"
     f.doc.save(path)
     doc = read(path)
-    from treebuild.structure.toc import toc_marks
+    from treebuild.structure.toc.marks import toc_marks
 
     res = toc_marks(doc)
     assert res is not None and res.paged is False and res.toc_pages == [0, 1, 2]

@@ -23,7 +23,9 @@ import treebuild
 from treebuild.model import Line, Pos, SourceDoc, Tree, Unit
 from treebuild.settings import BuildSettings
 from treebuild.store import Store
-from treebuild.structure import headings, numbering, text, toc_parse
+from treebuild.structure import numbering, text
+from treebuild.structure.toc import parse as toc_parse
+from treebuild.structure.typography import headings
 
 # ---------------------------------------------------------------------------- generated documents
 

@@ -13,7 +13,7 @@ from treebuild.model import Node, OutlineEntry
 from treebuild.readers import read
 from treebuild.settings import BuildSettings
 from treebuild.structure import build_nodes, detect_marks
-from treebuild.structure.outline_quality import assess_outline, clean_outline
+from treebuild.structure.outline.quality import assess_outline, clean_outline
 
 SETTINGS = BuildSettings(subdivide=False)
 

@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 import pytest
 
 from treebuild.model import SourceDoc, Unit
-from treebuild.structure.pagemap import PageMap, parse_page_ref, roman_value
+from treebuild.structure.toc.pagemap import PageMap, parse_page_ref, roman_value
 
 
 def _doc(texts: list[str], labels: Sequence[str | None] | None = None) -> SourceDoc:

@@ -7,8 +7,8 @@ import pytest
 
 from treebuild.structure.numbering import parse_numbering
 from treebuild.structure.text import normalize_title, title_similarity
-from treebuild.structure.toc_detect import toc_keyword
-from treebuild.structure.toc_parse import TocEntry, assign_levels, parse_line
+from treebuild.structure.toc.detect import toc_keyword
+from treebuild.structure.toc.parse import TocEntry, assign_levels, parse_line
 
 REAL_LINES = [
     # (line as extracted, title, page, label kind, label depth)

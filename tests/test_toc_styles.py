@@ -14,7 +14,7 @@ from tocgen import FILLER, WIDTH, Builder, Heading, TocRow
 
 from treebuild.model import SourceDoc
 from treebuild.readers.pdf import PdfReader
-from treebuild.structure.toc import TocResult, toc_marks
+from treebuild.structure.toc.marks import TocResult, toc_marks
 
 
 def _read(path: Path) -> SourceDoc:
@@ -508,7 +508,7 @@ def test_entries_only_in_the_right_column_band(tmp_path: Path) -> None:
     """A page whose "title ... page" rows all stand right of the middle, under full-width text (an
     index column beside a figure): the column split has no left rows to align to and reads the rows
     as they are (it used to fail on an empty column)."""
-    from treebuild.structure.toc_detect import page_rows
+    from treebuild.structure.toc.detect import page_rows
 
     b = Builder(tmp_path / "right.pdf")
     page = b.doc.new_page(width=WIDTH, height=792)

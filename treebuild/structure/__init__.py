@@ -1,19 +1,25 @@
 """Structure stage: choose the section starts of a document, then assemble the tree.
 
-The stage reads as layout + sources + combine + assemble:
+The stage reads as layout + sources + combine + assemble. The orchestration lives at this
+package's top; each kind of evidence has its own subpackage:
 
+- ``toc/``: the printed table of contents (``detect`` its pages, ``parse`` its rows, ``pagemap``
+  printed pages to physical ones, ``place`` each entry on its page, ``marks`` the pipeline);
+- ``outline/``: the PDF's bookmarks (``quality`` decides whether to trust them, ``marks``);
+- ``typography/``: headings read from the type (``headings``: the scan and its marks);
+- ``filing/``: SEC filings (Parts/Items, statements, schedules, the tail after the last Item);
 - ``layout``: one analysis per document (page furniture from ``furniture``, printed TOC and
-  TOC-like pages from ``toc_detect``, body size, typographic headings), computed on first use and
+  TOC-like pages from ``toc.detect``, body size, typographic headings), computed on first use and
   carried in the build context to subdivision and summaries; shared text patterns (folios, page
-  references, leaders, Roman numerals) live in ``patterns`` and thresholds in ``heuristics``;
+  references, leaders, Roman numerals) live in ``patterns``, section numbering in ``numbering``
+  and thresholds in ``heuristics``;
 - ``sources``: plug-ins behind the ``Source`` protocol, each proposing marks with origin and
-  confidence: the PDF outline (``outline_quality`` decides whether to trust it), declared
-  headings (DOCX, Markdown), the printed TOC, typographic headings and numbering, SEC filings
-  (``filing``: Parts/Items, statements, the tail after the last Item), the model (opt-in,
-  ``settings.structure_fallback``) and page windows;
-- ``policy``: the small combine policy that chooses and merges proposals, and names the sources
-  used in the tree's ``method``;
-- ``assemble``: the one tree builder (subdivision reuses it inside a span, for finer headings
+  confidence: the PDF outline, declared headings (``declared``: DOCX, Markdown), the printed TOC,
+  typographic headings and numbering, SEC filings, the model (opt-in, ``model_fallback``,
+  ``settings.structure_fallback``) and page windows (``windows``);
+- ``policy``: the small combine policy that chooses and merges proposals (``combine``), and names
+  the sources used in the tree's ``method``;
+- ``assemble``: the one tree builder (``subdivide`` reuses it inside a span, for finer headings
   and for page windows alike).
 
 ``settings.ignore_outline`` leaves the outline out.

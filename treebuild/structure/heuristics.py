@@ -62,7 +62,7 @@ class Heuristics:
     page_height: float = 792.0
     """Height assumed for a page that reports none (US Letter, in points)."""
 
-    # typographic headings (headings.py)
+    # typographic headings (typography/headings.py)
     max_rows: int = 3
     """A heading wraps onto at most this many lines (one more when it is large)."""
     max_chars: int = 180
@@ -117,7 +117,7 @@ class Heuristics:
     """The body size is read from the non-monospace text when it holds this share of the characters
     (code listings set in a smaller type are not the body; an all-code document keeps its own)."""
 
-    # printed TOC (toc.py, toc_place.py)
+    # printed TOC (toc/marks.py, toc/place.py)
     min_placed_ratio: float = 0.3
     """Below this share of placed entries the TOC (or our reading of it) is not trusted."""
     fuzzy_min: float = 0.86
@@ -127,7 +127,7 @@ class Heuristics:
     snap_band: float = 0.10
     """A TOC heading preceded on its page only by text in this top/bottom band starts the page."""
 
-    # printed TOC pages and rows (toc_detect.py, toc.py, toc_place.py, toc_parse.py; issue 8 design block)
+    # printed TOC pages and rows (toc/detect.py, toc/marks.py, toc/place.py, toc/parse.py; issue 8 design block)
     toc_front_share: float = 0.25
     """A printed TOC starts within about this share of the leading pages ..."""
     toc_front_min: int = 12
@@ -245,7 +245,7 @@ class Heuristics:
     """The middle line of a TOC title wrapped over three lines is at least this share of the first
     line's title width (the typesetter filled it; a pageless child entry is a short title)."""
 
-    # page windows and outline checks (windows.py, outline_quality.py, sources.py; issue 8 design block)
+    # page windows and outline checks (windows.py, outline/quality.py, sources.py; issue 8 design block)
     window_min_cut: float = 1 / 3
     """A window ends at a sentence end inside its last page only below this share of the page's text
     (a cut higher up leaves a sliver); else it ends with the page."""
@@ -258,7 +258,7 @@ class Heuristics:
     pages_per_entry: int = 2
     """... as may entries of a document with fewer than this many pages per entry."""
 
-    # outline quality (outline_quality.py)
+    # outline quality (outline/quality.py)
     same_page_share: float = 0.5
     """An outline with more than this share of its entries aimed at one page is junk."""
     flat_numbered_share: float = 0.3

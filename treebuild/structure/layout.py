@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from ..model import Mark, Pos, SourceDoc
 from .furniture import PageFurniture
-from .headings import HeadingScan, scan_headings, to_marks
-from .toc import TocResult, toc_marks
+from .toc.marks import TocResult, toc_marks
+from .typography.headings import HeadingScan, scan_headings, to_marks
 
 __all__ = ["Layout", "analyze"]
 

@@ -20,9 +20,9 @@ from ..model import Mark, Method, SourceDoc, StructureSource, Usage
 from ..settings import BuildSettings, ModelConfig
 from .combine import enrich_outline, merge_skeletons, nest
 from .filing.source import FilingSource
-from .headings import to_marks
 from .layout import Layout
 from .sources import DeclaredSource, HeadingsSource, ModelSource, OutlineSource, Proposal, TocSource, WindowsSource
+from .typography.headings import to_marks
 
 __all__ = ["StructureResult", "combine"]
 

@@ -18,11 +18,11 @@ from ..model import Mark, Pos, SourceDoc, StructureSource, Usage
 from ..settings import ModelConfig
 from .combine import levels_from_numbering
 from .declared import declared_marks
-from .headings import Heading, to_marks
 from .heuristics import HEURISTICS as H
 from .layout import Layout
-from .outline import outline_marks
-from .outline_quality import assess_outline
+from .outline.marks import outline_marks
+from .outline.quality import assess_outline
+from .typography.headings import Heading, to_marks
 from .windows import window_marks
 
 __all__ = ["Proposal", "Source", "OutlineSource", "DeclaredSource", "TocSource", "HeadingsSource", "ModelSource",
@@ -55,7 +55,7 @@ class Source(Protocol):
 
 
 class OutlineSource:
-    """The PDF outline, when ``outline_quality`` finds it trustworthy."""
+    """The PDF outline, when ``outline.quality`` finds it trustworthy."""
 
     name = StructureSource.outline
 

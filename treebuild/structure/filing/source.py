@@ -7,9 +7,9 @@ import re
 
 from ...model import Mark, Origin, Pos, SourceDoc, StructureSource
 from ..combine import nest
-from ..headings import Heading
 from ..layout import Layout
 from ..sources import Proposal
+from ..typography.headings import Heading
 from .items import (
     COVER_PARTS,
     END_TITLES,

@@ -3,7 +3,7 @@
 A filing prints the statements either inside Item 8 (Item 1 of a 10-Q) or after the signatures;
 either way they often open with their own "Index to (Consolidated) Financial Statements", a
 small printed TOC with page numbers. That index is the most reliable source: its entries are
-placed on the pages like a printed TOC's (``toc_place``), which finds statement titles set in the
+placed on the pages like a printed TOC's (``toc.place``), which finds statement titles set in the
 body type and notes whose heading is not bold. Without an index, or when it does not list the
 notes, the statement titles and numbered notes are taken from the headings. Notes always nest
 under their "Notes to ... Financial Statements" section when there is one.
@@ -16,14 +16,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ...model import Line, Mark, Origin, Pos, SourceDoc
-from ..headings import HeadingScan
 from ..numbering import parse_numbering
-from ..pagemap import PageMap
 from ..patterns import COMPANY, STATEMENT_TITLE
 from ..text import normalize_title, squash_spaces
-from ..toc_detect import TocPages, entry_like, page_rows, right_edge, row_entry
-from ..toc_parse import TocEntry, parse_rows
-from ..toc_place import PageTexts, place_entries
+from ..toc.detect import TocPages, entry_like, page_rows, right_edge, row_entry
+from ..toc.pagemap import PageMap
+from ..toc.parse import TocEntry, parse_rows
+from ..toc.place import PageTexts, place_entries
+from ..typography.headings import HeadingScan
 
 __all__ = ["StatementsIndex", "find_statements_index", "statement_marks", "statements_start", "nest_notes",
            "item_children", "is_note", "NOTES_TO", "statement_title", "printed_once", "STATEMENTS_TITLE"]

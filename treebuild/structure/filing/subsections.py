@@ -35,9 +35,9 @@ from collections import Counter, defaultdict
 from collections.abc import Callable
 
 from ...model import Mark, Pos
-from ..headings import Heading, StyleKey
 from ..heuristics import HEURISTICS as H
 from ..text import normalize_title, squash_spaces
+from ..typography.headings import Heading, StyleKey
 from .statements import NOTES_TO, is_note
 
 __all__ = ["ranked_by_look", "always_read", "walked_through", "back_pages", "note_heads"]

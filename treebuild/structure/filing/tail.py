@@ -29,9 +29,9 @@ from dataclasses import dataclass
 
 from ...model import Line, Mark, Origin, Pos, SourceDoc
 from ..combine import same_heading
-from ..headings import HeadingScan, body_text_like, scan_headings
 from ..text import squash_spaces
-from ..toc_detect import listing_page
+from ..toc.detect import listing_page
+from ..typography.headings import HeadingScan, body_text_like, scan_headings
 from .items import SecHeading
 from .schedules import find_schedules, schedule_marks
 from .statements import (

@@ -22,10 +22,10 @@ import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
-from ..model import Line, Mark, Origin, Pos, SourceDoc
-from .furniture import furniture
-from .heuristics import HEURISTICS as H
-from .numbering import (
+from ...model import Line, Mark, Origin, Pos, SourceDoc
+from ..furniture import furniture
+from ..heuristics import HEURISTICS as H
+from ..numbering import (
     LIST_LABEL,
     NUM_TOKEN,
     NUMBER_ONLY,
@@ -37,9 +37,9 @@ from .numbering import (
     strip_dates,
     strip_numbering,
 )
-from .patterns import COMPANY_LINE, CONTENTS_WORD, LEADER_TAIL, PERIOD_LINE, is_page_number
-from .text import same_title
-from .toc_detect import listing_title, toc_like_pages
+from ..patterns import COMPANY_LINE, CONTENTS_WORD, LEADER_TAIL, PERIOD_LINE, is_page_number
+from ..text import same_title
+from ..toc.detect import listing_title, toc_like_pages
 
 __all__ = ["Heading", "HeadingScan", "StyleKey", "scan_headings", "heading_marks", "to_marks", "toc_like_pages",
            "body_text_like", "code_like", "clean_title", "MAX_LEVEL"]

@@ -14,9 +14,9 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ..model import OutlineEntry
-from .heuristics import HEURISTICS as H
-from .numbering import common_prefix, parse_numbering, strip_dates
+from ...model import OutlineEntry
+from ..heuristics import HEURISTICS as H
+from ..numbering import common_prefix, parse_numbering, strip_dates
 
 __all__ = [
     "OutlineVerdict",

@@ -15,10 +15,10 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from .heuristics import HEURISTICS as H
-from .numbering import Numbering, parse_numbering
-from .text import normalize_title
-from .toc_detect import Cell, Row, TocPages, entry_like, margin_row, right_edge, row_entry, toc_keyword
+from ..heuristics import HEURISTICS as H
+from ..numbering import Numbering, parse_numbering
+from ..text import normalize_title
+from .detect import Cell, Row, TocPages, entry_like, margin_row, right_edge, row_entry, toc_keyword
 
 __all__ = ["TocEntry", "parse_rows", "assign_levels", "parse_line"]
 

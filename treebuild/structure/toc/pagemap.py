@@ -13,9 +13,9 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable
 
-from ..model import SourceDoc
-from .heuristics import HEURISTICS as H
-from .patterns import FOLIO, roman_value
+from ...model import SourceDoc
+from ..heuristics import HEURISTICS as H
+from ..patterns import FOLIO, roman_value
 
 __all__ = ["PageMap", "parse_page_ref", "roman_value"]
 

@@ -18,14 +18,14 @@ from dataclasses import dataclass
 
 from rapidfuzz import fuzz
 
-from ..model import Line, Pos, SourceDoc
-from .heuristics import HEURISTICS as H
-from .numbering import FOREIGN_LABEL_WORDS, LABEL_KEYWORDS, LONE_LABEL_WORDS, NUMBER_WORDS, keyword_alternation
+from ...model import Line, Pos, SourceDoc
+from ..heuristics import HEURISTICS as H
+from ..numbering import FOREIGN_LABEL_WORDS, LABEL_KEYWORDS, LONE_LABEL_WORDS, NUMBER_WORDS, keyword_alternation
+from ..patterns import roman_value
+from ..text import normalize_title
+from .detect import toc_keyword
 from .pagemap import PageMap
-from .patterns import roman_value
-from .text import normalize_title
-from .toc_detect import toc_keyword
-from .toc_parse import TocEntry
+from .parse import TocEntry
 
 __all__ = ["Placement", "PageTexts", "place_entries"]
 

@@ -16,10 +16,10 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from ..model import Line, SourceDoc
-from .heuristics import HEURISTICS as H
-from .numbering import NUMBERED_LINES, NUMBERED_START
-from .patterns import (
+from ...model import Line, SourceDoc
+from ..heuristics import HEURISTICS as H
+from ..numbering import NUMBERED_LINES, NUMBERED_START
+from ..patterns import (
     ARABIC,
     CONTENTS_WORD,
     LEADER,
@@ -30,7 +30,7 @@ from .patterns import (
     is_page_number,
     roman_value,
 )
-from .text import normalize_title
+from ..text import normalize_title
 
 __all__ = [
     "Cell",

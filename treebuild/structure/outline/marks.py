@@ -8,10 +8,10 @@ section that starts at the top of a page owns the whole page.
 
 from __future__ import annotations
 
-from ..model import Mark, Origin, OutlineEntry, Pos, SourceDoc, Unit
-from .furniture import PageFurniture
-from .numbering import is_label, strip_numbering
-from .text import normalize_title
+from ...model import Mark, Origin, OutlineEntry, Pos, SourceDoc, Unit
+from ..furniture import PageFurniture
+from ..numbering import is_label, strip_numbering
+from ..text import normalize_title
 
 __all__ = ["outline_marks", "pos_from_y", "find_title_line"]
 

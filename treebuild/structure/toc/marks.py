@@ -13,14 +13,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..model import Mark, Origin, Pos, SourceDoc
-from .furniture import PageFurniture
-from .heuristics import HEURISTICS as H
+from ...model import Mark, Origin, Pos, SourceDoc
+from ..furniture import PageFurniture
+from ..heuristics import HEURISTICS as H
+from ..text import normalize_title
+from .detect import find_toc_pages, pageless_listings
 from .pagemap import PageMap, parse_page_ref
-from .text import normalize_title
-from .toc_detect import find_toc_pages, pageless_listings
-from .toc_parse import TocEntry, parse_rows
-from .toc_place import PageTexts, Placement, place_entries
+from .parse import TocEntry, parse_rows
+from .place import PageTexts, Placement, place_entries
 
 __all__ = ["TocResult", "toc_marks"]
 
