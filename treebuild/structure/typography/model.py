@@ -1,0 +1,75 @@
+"""The records of the heading scan: a row of joined lines, the body's type, a heading, the scan's result."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..numbering import Numbering
+
+MAX_LEVEL = 6
+StyleKey = tuple[float, bool, bool, bool, str]
+"""(size, bold, all caps, centred, font family)."""
+
+
+@dataclass(slots=True)
+class Row:
+    """Lines of one block that share a baseline, joined."""
+
+    text: str
+    size: float
+    bold: bool
+    italic: bool
+    mono: bool
+    font: str
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    char: int
+    block: int
+    first: int  # index of the first line in doc.lines(unit)
+    members: list[int]  # indexes of every line joined into this row
+
+
+@dataclass(slots=True)
+class Heading:
+    """One detected heading: where it starts, what it says and how it looks."""
+
+    unit: int
+    char: int
+    title: str
+    style: StyleKey
+    numbering: Numbering | None
+    y0: float
+    x0: float
+    rows: int
+    level: int = 0
+    label: str | None = None  # "Chapter One" printed on its own line above the title
+    minor: bool = False
+    suspect: bool = False  # sits where running titles sit
+    lines: tuple[int, ...] = ()
+    run_in: bool = False  # "4.1. Priority Trees." opening its paragraph
+    page_title: bool = False  # a statement or table page's title under the registrant's name
+
+
+@dataclass
+class HeadingScan:
+    """Headings of a document with the typography facts that produced them."""
+
+    headings: list[Heading]
+    body_size: float
+    body_bold: bool
+    toc_pages: set[int] = field(default_factory=set)
+    furniture: set[tuple[int, int]] = field(default_factory=set)
+
+    def major(self) -> list[Heading]:
+        return [h for h in self.headings if not h.minor]
+
+
+@dataclass
+class Body:
+    size: float
+    bold: bool
+    left: float
+    right: float
+    family: str
