@@ -78,13 +78,41 @@ CREATE TABLE IF NOT EXISTS units (
   schema_version SMALLINT,
   load_id VARCHAR
 );
+CREATE TABLE IF NOT EXISTS grids (
+  doc_id VARCHAR,
+  version INTEGER,
+  table_index INTEGER,
+  node_id VARCHAR,
+  unit_index INTEGER,
+  start_char INTEGER,
+  end_char INTEGER,
+  page INTEGER,
+  bbox FLOAT[],
+  title VARCHAR,
+  header_rows SMALLINT,
+  label_columns SMALLINT,
+  n_rows INTEGER,
+  n_cols INTEGER,
+  header VARCHAR[][],
+  rows VARCHAR[][],
+  row_labels VARCHAR[],
+  markdown VARCHAR,
+  schema_version SMALLINT,
+  load_id VARCHAR
+);
 
 CREATE OR REPLACE VIEW latest_trees AS
   SELECT * FROM trees QUALIFY row_number() OVER (PARTITION BY doc_id ORDER BY version DESC) = 1;
 CREATE OR REPLACE VIEW latest_nodes AS
   SELECT n.* FROM nodes n SEMI JOIN latest_trees t ON n.doc_id = t.doc_id AND n.version = t.version;
+CREATE OR REPLACE VIEW tables AS
+  SELECT doc_id, version, node_id, table_index, page, title, to_json(header) AS header, to_json(rows) AS rows,
+         to_json(row_labels) AS row_labels, n_rows, n_cols, markdown, unit_index, start_char, end_char, bbox
+  FROM grids;
+CREATE OR REPLACE VIEW latest_tables AS
+  SELECT g.* FROM tables g SEMI JOIN latest_trees t ON g.doc_id = t.doc_id AND g.version = t.version;
 CREATE OR REPLACE VIEW store_info AS
-  SELECT 2 AS schema_version, '3' AS catalog_format;
+  SELECT 2 AS schema_version, '4' AS catalog_format;
 CREATE OR REPLACE MACRO tree_version(d, v) AS
   coalesce(nullif(v, 0), (SELECT max(version) FROM trees WHERE doc_id = d));
 CREATE OR REPLACE MACRO subtree(d, nid, v := 0) AS TABLE
@@ -118,3 +146,4 @@ CREATE OR REPLACE MACRO node_text(d, nid, v := 0) AS TABLE
     ON u.unit_index BETWEEN n.start_unit AND n.end_unit
    AND NOT (u.unit_index = n.end_unit AND n.end_char = 0 AND n.end_unit > n.start_unit)
   GROUP BY n.doc_id, n.version, n.node_id, n.title;
+

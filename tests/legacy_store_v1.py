@@ -11,6 +11,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from treebuild.model import Tree
+from treebuild.store.legacy import LEGACY_DIRS
 from treebuild.store.rows import node_rows, tree_rows, unit_rows
 from treebuild.store.schema import TABLES
 
@@ -35,6 +36,8 @@ def write_v1(root: Path, tree: Tree, *, doc_id: str, settings_hash: str, with_tr
     ``with_tree_row=False`` leaves what a commit killed before its commit point left: orphan files.
     """
     for name, schema in TABLES.items():
+        if name not in LEGACY_DIRS:
+            continue  # tables added after version 1
         empty = root / name / "_schema" / "empty.parquet"
         if not empty.exists():
             _write(empty, schema.empty_table())

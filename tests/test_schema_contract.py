@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from treebuild.store import NODES, TREES, UNITS
+from treebuild.store import GRIDS, NODES, TREES, UNITS
 from treebuild.store.catalog import table_sql, view_sql
 
 SCHEMAS = Path(__file__).resolve().parent.parent / "schemas"
 
 
-@pytest.mark.parametrize(("name", "schema"), [("trees", TREES), ("nodes", NODES), ("units", UNITS)])
+@pytest.mark.parametrize(("name", "schema"), [("trees", TREES), ("nodes", NODES), ("units", UNITS), ("grids", GRIDS)])
 def test_every_column_is_documented(name: str, schema) -> None:  # type: ignore[no-untyped-def]
     text = (SCHEMAS / "README.md").read_text()
     section = text.split(f"## Table `{name}`", 1)[1].split("\n## ", 1)[0]

@@ -8,6 +8,8 @@ text is exact and sections that share a page split that page where the next one 
 
 from __future__ import annotations
 
+import re
+from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -23,6 +25,7 @@ __all__ = [
     "Pos",
     "Line",
     "Unit",
+    "Table",
     "OutlineEntry",
     "SourceDoc",
     "Mark",
@@ -158,6 +161,101 @@ class Unit:
         return self._blocks
 
 
+_NUMERIC = re.compile(r"^[\s$€£¥%(),.\-–—+*]*\d[\d\s$€£¥%(),.\-–—+*]*$|^[\s$(]*[-–—]+[\s)]*$")
+"""A cell that reads as a figure: digits with currency, sign, grouping and bracket marks (``$ (1,234.5)``,
+``12%``), or a dash standing for nil."""
+NUMERIC_COLUMN_SHARE = 0.5
+"""A column whose non-empty body cells are figures at least this often is right-aligned in Markdown."""
+
+
+def is_figure(cell: str) -> bool:
+    """Whether a cell reads as a number (or a dash for nil) rather than words."""
+    return bool(cell.strip()) and _NUMERIC.match(cell) is not None
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """A table kept as data: its grid as printed and where it sits in the unit stream.
+
+    ``unit`` is the unit the table sits in and ``[start, end)`` its character span in that unit's
+    text (the whole unit for a DOCX or Markdown table, part of a page for a PDF), so the exact text
+    stays the unit stream's and a rendered view substitutes the span with :meth:`markdown`.
+    ``rows`` are the cells as printed, row by row, every row as long as the widest (blank cells
+    are ``""``); the first ``header_rows`` of them are column headings. ``label_columns`` (0 or 1)
+    says whether the first column names the rows (``Total revenue``, a parameter's name).
+    ``title`` is the table's caption, or the line printed above it; ``page`` and ``bbox``
+    (x0, y0, x1, y1 in points, top-down) are set for paged formats.
+    """
+
+    unit: int
+    start: int
+    end: int
+    rows: tuple[tuple[str, ...], ...]
+    header_rows: int = 0
+    label_columns: int = 0
+    title: str | None = None
+    page: int | None = None
+    bbox: tuple[float, float, float, float] | None = None
+
+    @classmethod
+    def from_cells(cls, cells: Iterable[Iterable[str | None]], **kw: Any) -> Table:
+        """A table from rows of cells of any lengths: cells are made one line each and rows padded to the widest."""
+        rows = [[" ".join((c or "").split()) for c in row] for row in cells]
+        width = max((len(r) for r in rows), default=0)
+        return cls(rows=tuple(tuple(r + [""] * (width - len(r))) for r in rows), **kw)
+
+    @property
+    def width(self) -> int:
+        return len(self.rows[0]) if self.rows else 0
+
+    @property
+    def header(self) -> tuple[tuple[str, ...], ...]:
+        return self.rows[: self.header_rows]
+
+    @property
+    def body(self) -> tuple[tuple[str, ...], ...]:
+        return self.rows[self.header_rows :]
+
+    @property
+    def row_labels(self) -> list[str]:
+        """The body rows' labels (their first cells) when the first column names the rows; else empty."""
+        if not self.label_columns:
+            return []
+        return [row[0] for row in self.body if row and row[0]]
+
+    def column_titles(self) -> list[str]:
+        """Each column's heading: the column's header cells from top to bottom, joined with a space."""
+        return [" ".join(row[c] for row in self.header if row[c]) for c in range(self.width)]
+
+    def markdown(self) -> str:
+        """The table as a GitHub-flavoured Markdown table: the header rows joined into one heading row
+        (an empty one when the table has none), figure columns right-aligned, columns padded to line up."""
+        if not self.rows:
+            return ""
+        head = self.column_titles() if self.header_rows else [""] * self.width
+        body = [[_md_cell(c) for c in row] for row in self.body]
+        head = [_md_cell(c) for c in head]
+        right = [_figures(self.body, c) for c in range(self.width)]
+        widths = [max(3, len(head[c]), *(len(r[c]) for r in body)) for c in range(self.width)]
+
+        def line(cells: list[str]) -> str:
+            return "| " + " | ".join(cell.rjust(w) if r else cell.ljust(w)
+                                     for cell, w, r in zip(cells, widths, right, strict=True)) + " |"
+
+        rule = "| " + " | ".join("-" * (w - 1) + ":" if r else "-" * w
+                                 for w, r in zip(widths, right, strict=True)) + " |"
+        return "\n".join([line(head), rule, *(line(r) for r in body)])
+
+
+def _md_cell(cell: str) -> str:
+    return " ".join(cell.split()).replace("|", "\\|")
+
+
+def _figures(body: tuple[tuple[str, ...], ...], column: int) -> bool:
+    cells = [row[column] for row in body if row[column].strip()]
+    return bool(cells) and sum(map(is_figure, cells)) >= NUMERIC_COLUMN_SHARE * len(cells)
+
+
 @dataclass(frozen=True, slots=True)
 class OutlineEntry:
     """One bookmark of a PDF outline: 1-based ``level``, ``title``, 1-based ``page``.
@@ -189,6 +287,7 @@ class SourceDoc:
     outline: list[OutlineEntry] = field(default_factory=list)
     page_count: int | None = None
     warnings: list[str] = field(default_factory=list)  # reader findings the build reports, e.g. no text layer
+    tables: list[Table] = field(default_factory=list)  # tables kept as data, by (unit, start); spans never overlap
     _lines: Any = field(default=None, repr=False)  # callable(int) -> list[Line]
     _release: Any = field(default=None, repr=False)  # callable() dropping what the reader keeps for ``lines``
 
@@ -225,17 +324,66 @@ class SourceDoc:
         last = self.units[-1]
         return Pos(last.index, len(last.text))
 
-    def span_text(self, start: Pos, end: Pos) -> str:
-        """The exact text of ``[start, end)``; units are joined with a newline."""
+    def span_text(self, start: Pos, end: Pos, *, tables: bool = False) -> str:
+        """The exact text of ``[start, end)``; units are joined with a newline.
+
+        ``tables=True`` gives the rendered text instead: each table whose whole span lies inside
+        ``[start, end)`` reads as its Markdown (:meth:`Table.markdown`) set off by a blank line; a table
+        cut by the span's bounds keeps its exact text. Show people and models this; hash, index and
+        slice the exact text.
+        """
         if end <= start:
             return ""
-        if start.unit == end.unit:
-            return self.units[start.unit].text[start.char : end.char]
-        parts = [self.units[start.unit].text[start.char :]]
-        parts.extend(self.units[i].text for i in range(start.unit + 1, end.unit))
-        if end.char > 0:
-            parts.append(self.units[end.unit].text[: end.char])
-        return "\n".join(parts)
+        pieces = [(start.unit, start.char, None if end.unit > start.unit else end.char)]
+        pieces.extend((i, 0, None) for i in range(start.unit + 1, end.unit))
+        if end.unit > start.unit and end.char > 0:
+            pieces.append((end.unit, 0, end.char))
+        if not (tables and self.tables_between(start, end)):
+            return "\n".join(self.units[u].text[a:b] for u, a, b in pieces)
+        out: list[str] = []
+        after_table = False
+        for n, (u, a, b) in enumerate(pieces):
+            text = self.units[u].text
+            stop = len(text) if b is None else b
+            cursor = a
+            segments: list[tuple[str, bool]] = [("\n", False)] if n else []
+            for table in self.tables_in(u):
+                if table.start >= cursor and table.end <= stop:
+                    segments += [(text[cursor : table.start], False), (table.markdown(), True)]
+                    cursor = table.end
+            segments.append((text[cursor:stop], False))
+            for piece, is_table in segments:
+                if is_table:
+                    while out and not out[-1].strip("\n"):  # the table's own blank line replaces the line breaks
+                        out.pop()
+                    if out:
+                        out[-1] = out[-1].rstrip("\n")
+                    out.append(("\n\n" if any(out) else "") + piece)
+                    after_table = True
+                elif after_table:
+                    piece = piece.lstrip("\n")
+                    if piece:
+                        out.append("\n\n" + piece)
+                        after_table = False
+                elif piece:
+                    out.append(piece)
+        return "".join(out)
+
+    def tables_in(self, unit: int) -> list[Table]:
+        """The tables that sit in one unit, in text order."""
+        lo = bisect_left(self.tables, unit, key=_table_unit)
+        hi = bisect_left(self.tables, unit + 1, lo, key=_table_unit)
+        return self.tables[lo:hi]
+
+    def tables_between(self, start: Pos, end: Pos) -> list[Table]:
+        """The tables whose whole span lies inside ``[start, end)``, in text order."""
+        lo = bisect_left(self.tables, start.unit, key=_table_unit)
+        hi = bisect_left(self.tables, end.unit + 1, lo, key=_table_unit)
+        return [t for t in self.tables[lo:hi] if start <= Pos(t.unit, t.start) and Pos(t.unit, t.end) <= end]
+
+
+def _table_unit(table: Table) -> int:
+    return table.unit
 
 
 @dataclass(frozen=True, slots=True)
@@ -316,17 +464,23 @@ class Node:
         """Where this node's own text stops: its first child's start, else its end."""
         return self.children[0].start if self.children else self.end
 
-    def text(self) -> str:
-        """The exact text of the section, children included."""
+    def _source(self) -> SourceDoc:
         if self._doc is None:
             raise ValueError(f"node {self.node_id} has no document attached")
-        return self._doc.span_text(self.start, self.end)
+        return self._doc
 
-    def own_text(self) -> str:
-        """Text before the first child: the section's lead."""
-        if self._doc is None:
-            raise ValueError(f"node {self.node_id} has no document attached")
-        return self._doc.span_text(self.start, self.own_end())
+    def text(self, *, tables: bool = False) -> str:
+        """The exact text of the section, children included; ``tables=True`` renders its tables as
+        Markdown (:meth:`SourceDoc.span_text`), the form to show a person or a model."""
+        return self._source().span_text(self.start, self.end, tables=tables)
+
+    def own_text(self, *, tables: bool = False) -> str:
+        """Text before the first child: the section's lead (``tables=True``: tables as Markdown)."""
+        return self._source().span_text(self.start, self.own_end(), tables=tables)
+
+    def tables(self, *, own: bool = False) -> list[Table]:
+        """The tables inside the section (children included, or only its lead text with ``own=True``)."""
+        return self._source().tables_between(self.start, self.own_end() if own else self.end)
 
     def walk(self) -> Iterator[Node]:
         """This node and its descendants in preorder."""

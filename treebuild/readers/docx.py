@@ -13,6 +13,7 @@ so an 800-page handbook reads in well under a second.
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import re
 import zipfile
@@ -27,10 +28,11 @@ from docx.opc.constants import RELATIONSHIP_TYPE as RT
 from docx.oxml.ns import qn
 
 from ..errors import ReadError
-from ..model import Format, SourceDoc, Unit, UnitKind
+from ..model import Format, SourceDoc, Table, Unit, UnitKind
 from ..settings import Limits
 from .common import file_digest
 from .limits import check_unpacked
+from .tables import labels_rows, title_line
 
 __all__ = ["DocxReader", "BODY_TEXT_LEVEL"]
 
@@ -44,6 +46,11 @@ _TOC_GALLERY = "table of contents"
 
 _P, _TBL, _SDT, _SDT_CONTENT, _CUSTOM_XML = qn("w:p"), qn("w:tbl"), qn("w:sdt"), qn("w:sdtContent"), qn("w:customXml")
 _TR, _TC = qn("w:tr"), qn("w:tc")
+_TBL_LOOK = f"{qn('w:tblPr')}/{qn('w:tblLook')}"
+_TBL_HEADER = f"{qn('w:trPr')}/{qn('w:tblHeader')}"
+_GRID_SPAN = f"{qn('w:tcPr')}/{qn('w:gridSpan')}"
+_LOOK_FIRST_ROW, _LOOK_FIRST_COLUMN = 0x0020, 0x0080  # bits of the legacy hex w:tblLook/@w:val
+_CAPTION = "caption"  # the built-in style of table and figure captions
 _PPR, _OUTLINE_LVL = qn("w:pPr"), qn("w:outlineLvl")
 _P_STYLE_PATH = f"{_PPR}/{qn('w:pStyle')}"
 _T, _TAB, _BR, _CR, _NB_HYPHEN = qn("w:t"), qn("w:tab"), qn("w:br"), qn("w:cr"), qn("w:noBreakHyphen")
@@ -79,14 +86,15 @@ class DocxReader:
                             ) from exc
         try:
             styles = _Styles(document.styles.element)
-            units, title = _Walker(styles).units(document.element.body)
+            walker = _Walker(styles)
+            units, title = walker.units(document.element.body)
             metadata = _metadata(document)
         except Exception as exc:
             raise ReadError(f"cannot extract text from DOCX: {exc}", path=str(path),
                             hint="the document XML may be damaged; try re-saving it in Word or LibreOffice") from exc
         return SourceDoc(
             path=str(path), format=Format.docx, units=units, sha256=sha, size=size,
-            title=title or metadata.get("title") or None, metadata=metadata, page_count=None,
+            title=title or metadata.get("title") or None, metadata=metadata, page_count=None, tables=walker.tables,
         )
 
 
@@ -218,6 +226,7 @@ class _Walker:
     styles: _Styles
     fields: list[list[str]] = field(default_factory=list)  # instruction text of each open field
     in_toc_text: bool = False
+    tables: list[Table] = field(default_factory=list)  # the body's tables as data, one per table unit
 
     def units(self, body: Any) -> tuple[list[Unit], str | None]:
         units: list[Unit] = []
@@ -227,11 +236,14 @@ class _Walker:
                 text = self._table(el)
                 if text:
                     units.append(Unit(index=len(units), kind=UnitKind.table, text=text))
+                    self.tables.append(self._grid(el, units))
                 continue
             text, in_toc = self._paragraph(el)
             if not text:
                 continue
             style_id = _p_style(el)
+            if units and units[-1].kind == UnitKind.table and (self.styles.name(style_id) or "").casefold() == _CAPTION:
+                self.tables[-1] = dataclasses.replace(self.tables[-1], title=" ".join(text.split()))  # caption below
             level = None if toc_block or in_toc or self.styles.is_toc(style_id) else self._level(el, style_id)
             if title is None and level is None and self.styles.is_title(style_id):
                 title = " ".join(text.split())
@@ -294,6 +306,37 @@ class _Walker:
                 rows.append(" | ".join(cells))
         return "\n".join(rows)
 
+    def _grid(self, tbl: Any, units: list[Unit]) -> Table:
+        """The table unit just added (``units[-1]``) as data: a cell per grid column (a merged cell's text in
+        its first column, the columns it spans blank; a cell continuing a vertical merge blank), header rows
+        as the table declares them (rows repeated on each page, else the style's "Header Row" option), row
+        labels by the "First Column" option, the title from a caption paragraph or the paragraph above."""
+        rows: list[list[str]] = []
+        repeated = 0
+        for tr in _wrapped(tbl, _TR):
+            cells: list[str] = []
+            for tc in _wrapped(tr, _TC):
+                cells.append("" if _continues_merge(tc) else self._cell(tc))
+                cells.extend([""] * (_span(tc) - 1))
+            if any(cells):
+                rows.append(cells)
+                if repeated == len(rows) - 1 and _on(tr.find(_TBL_HEADER)):
+                    repeated += 1
+        first_row, first_column = _look(tbl)
+        header = repeated or int(first_row)
+        unit = units[-1]
+        above = units[-2] if len(units) > 1 else None
+        title = None
+        if above is not None and above.kind != UnitKind.table:
+            title = title_line(above.text)
+            if (above.style or "").casefold() != _CAPTION and above.kind != UnitKind.heading and title is not None \
+                    and len(above.text.splitlines()) > 1:
+                title = None  # the last line of a paragraph of several lines is prose, not a title
+        table = Table.from_cells(rows, unit=unit.index, start=0, end=len(unit.text), title=title)
+        header = min(header, max(len(table.rows) - 1, 0))
+        labels = first_column if first_column is not None else labels_rows(table.rows[header:])
+        return dataclasses.replace(table, header_rows=header, label_columns=int(labels and table.width > 1))
+
     def _cell(self, tc: Any) -> str:
         parts: list[str] = []
         for el, _ in _blocks(tc, False):
@@ -339,6 +382,40 @@ def _continues_merge(tc: Any) -> bool:
     """A cell that continues a vertical merge repeats the cell above; its text is read once."""
     vmerge = tc.find(f"{qn('w:tcPr')}/{qn('w:vMerge')}")
     return vmerge is not None and vmerge.get(_VAL, "continue") != "restart"
+
+
+def _span(tc: Any) -> int:
+    el = tc.find(_GRID_SPAN)
+    return max(1, _int(el.get(_VAL)) or 1) if el is not None else 1
+
+
+def _on(el: Any) -> bool:
+    """An OOXML on/off property: present and not switched off (``w:val`` of ``0``/``false``/``off``)."""
+    return el is not None and el.get(_VAL, "true").casefold() not in ("0", "false", "off")
+
+
+def _look(tbl: Any) -> tuple[bool, bool | None]:
+    """A table's "Header Row" and "First Column" style options (``w:tblLook``): its attributes, or the bits
+    of its legacy hex value; no ``w:tblLook`` means no header row and no say about the first column."""
+    look = tbl.find(_TBL_LOOK)
+    if look is None:
+        return False, None
+    bits = _hex(look.get(_VAL))
+    return (_flag(look.get(qn("w:firstRow")), bits, _LOOK_FIRST_ROW),
+            _flag(look.get(qn("w:firstColumn")), bits, _LOOK_FIRST_COLUMN))
+
+
+def _flag(attr: str | None, bits: int, mask: int) -> bool:
+    if attr is not None:
+        return attr.casefold() in ("1", "true", "on")
+    return bool(bits & mask)
+
+
+def _hex(value: str | None) -> int:
+    try:
+        return int(value, 16) if value else 0
+    except ValueError:
+        return 0
 
 
 def _p_style(p: Any) -> str | None:

@@ -11,6 +11,7 @@ YAML front matter is cut off first: markdown-it would read it as a rule and a he
 from __future__ import annotations
 
 import codecs
+import dataclasses
 import re
 from pathlib import Path
 from typing import Any
@@ -18,9 +19,10 @@ from typing import Any
 from markdown_it import MarkdownIt
 
 from ..errors import ReadError
-from ..model import Format, SourceDoc, Unit, UnitKind
+from ..model import Format, SourceDoc, Table, Unit, UnitKind
 from ..settings import Limits
 from .common import file_digest
+from .tables import labels_rows, title_line
 
 __all__ = ["MarkdownReader", "parse_markdown", "decode_text"]
 
@@ -51,10 +53,10 @@ class MarkdownReader:
         warnings = []
         if _is_latin1_fallback(raw):
             warnings.append(f"{path}: not valid UTF-8; read as Latin-1 (save it as UTF-8 if characters look wrong)")
-        units, front = parse_markdown(text)
+        units, front, tables = parse_markdown_tables(text)
         title = front.get("title") or None
         return SourceDoc(path=str(path), format=Format.markdown, units=units, sha256=sha, size=size,
-                         title=title, metadata=front, page_count=None, warnings=warnings)
+                         title=title, metadata=front, page_count=None, warnings=warnings, tables=tables)
 
 
 def _is_latin1_fallback(raw: bytes) -> bool:
@@ -89,11 +91,18 @@ def decode_text(raw: bytes) -> str:
 
 def parse_markdown(text: str) -> tuple[list[Unit], dict[str, str]]:
     """Units in document order and the front matter's top-level scalar keys."""
+    units, front, _tables = parse_markdown_tables(text)
+    return units, front
+
+
+def parse_markdown_tables(text: str) -> tuple[list[Unit], dict[str, str], list[Table]]:
+    """Units in document order, the front matter's top-level scalar keys, and the pipe tables as data."""
     lines = _LINE_BREAK.split(text)
     front, start = _front_matter(lines)
     lines = lines[start:]
     tokens = _MD.parse("\n".join(lines))
     units: list[Unit] = []
+    tables: list[Table] = []
     for i, tok in enumerate(tokens):
         if tok.level != 0 or tok.nesting == -1 or tok.map is None or tok.type == "hr":
             continue  # nested blocks belong to their container; rules carry no text
@@ -110,7 +119,34 @@ def parse_markdown(text: str) -> tuple[list[Unit], dict[str, str]]:
         if tok.type == "fence":
             style = tok.info.split()[0] if tok.info.strip() else None  # the fence's language
         units.append(Unit(index=len(units), kind=_KINDS.get(tok.type, UnitKind.paragraph), text=source, style=style))
-    return units, front
+        if tok.type == "table_open":
+            tables.append(_table(tokens, i, units))
+    return units, front, tables
+
+
+def _table(tokens: list[Any], start: int, units: list[Unit]) -> Table:
+    """The pipe table opening at ``tokens[start]`` (its unit is ``units[-1]``) as data: the header row
+    (none when all its cells are blank), row labels when the first column reads as names, and the
+    paragraph or heading just above as its title."""
+    rows: list[list[str]] = []
+    head = 0
+    for tok in tokens[start + 1:]:
+        if tok.type == "table_close":
+            break
+        if tok.type == "tr_open":
+            rows.append([])
+        elif tok.type == "inline" and rows:
+            rows[-1].append(_plain(tok.children or []))
+        elif tok.type == "thead_close":
+            head = len(rows)
+    unit = units[-1]
+    above = units[-2] if len(units) > 1 else None
+    title = title_line(above.text) if above is not None and above.kind in (UnitKind.paragraph, UnitKind.heading) \
+        else None
+    if not any(any(row) for row in rows[:head]):
+        rows, head = rows[head:], 0  # a blank header row: GFM needs one, the table has none
+    table = Table.from_cells(rows, unit=unit.index, start=0, end=len(unit.text), title=title, header_rows=head)
+    return dataclasses.replace(table, label_columns=int(labels_rows(table.body)))
 
 
 def _plain(children: list[Any]) -> str:

@@ -23,11 +23,12 @@ __all__ = [
     "TREES",
     "NODES",
     "UNITS",
+    "GRIDS",
 ]
 
 
 def __getattr__(name: str) -> Any:
-    if name in {"TREES", "NODES", "UNITS"}:  # Arrow schemas, built on first use (see schema.py)
+    if name in {"TREES", "NODES", "UNITS", "GRIDS"}:  # Arrow schemas, built on first use (see schema.py)
         from . import schema
 
         return getattr(schema, name)

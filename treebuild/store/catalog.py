@@ -1,7 +1,7 @@
 """The store's tables, views and macros, kept in its DuckLake catalog.
 
-Tables ``trees``, ``nodes`` and ``units`` are DuckLake tables whose columns come from the Arrow
-schemas in ``schema.py``. One commit inserts into all three in one DuckLake transaction (one
+Tables ``trees``, ``nodes``, ``units`` and ``grids`` are DuckLake tables whose columns come from the
+Arrow schemas in ``schema.py``. One commit inserts into all four in one DuckLake transaction (one
 snapshot), so a reader sees a whole version or none of it. The views and macros are stored in
 the catalog too, so any DuckDB client that attaches the catalog can use them.
 
@@ -23,11 +23,13 @@ if TYPE_CHECKING:
 
 __all__ = ["view_sql", "table_sql", "CATALOG_FORMAT", "install", "catalog_format"]
 
-CATALOG_FORMAT = "3"  # bump when tables, views or macros change, so a writer re-creates them on open
+CATALOG_FORMAT = "4"  # bump when tables, views or macros change, so a writer re-creates them on open
+# 4: the `grids` table and the `tables` / `latest_tables` views (a store of format 3 gains them when a writer opens it)
 
 # Per-document reads prune data files by their doc_id statistics; sorting merged files keeps that true
 # after `treebuild compact` (files cover disjoint doc_id ranges).
-SORT_KEYS = {"trees": "doc_id, version", "nodes": "doc_id, version, node_id", "units": "doc_id, version, unit_index"}
+SORT_KEYS = {"trees": "doc_id, version", "nodes": "doc_id, version, node_id", "units": "doc_id, version, unit_index",
+             "grids": "doc_id, version, table_index"}
 
 
 def _duck_type(t: pa.DataType) -> str:
@@ -47,7 +49,7 @@ def _duck_type(t: pa.DataType) -> str:
 
 
 def table_sql() -> str:
-    """CREATE TABLE statements for the three tables."""
+    """CREATE TABLE statements for the store's tables."""
     from .schema import TABLES
 
     out = []
@@ -64,6 +66,12 @@ CREATE OR REPLACE VIEW latest_trees AS
   SELECT * FROM trees QUALIFY row_number() OVER (PARTITION BY doc_id ORDER BY version DESC) = 1;
 CREATE OR REPLACE VIEW latest_nodes AS
   SELECT n.* FROM nodes n SEMI JOIN latest_trees t ON n.doc_id = t.doc_id AND n.version = t.version;
+CREATE OR REPLACE VIEW tables AS
+  SELECT doc_id, version, node_id, table_index, page, title, to_json(header) AS header, to_json(rows) AS rows,
+         to_json(row_labels) AS row_labels, n_rows, n_cols, markdown, unit_index, start_char, end_char, bbox
+  FROM grids;
+CREATE OR REPLACE VIEW latest_tables AS
+  SELECT g.* FROM tables g SEMI JOIN latest_trees t ON g.doc_id = t.doc_id AND g.version = t.version;
 CREATE OR REPLACE VIEW store_info AS
   SELECT {SCHEMA_VERSION} AS schema_version, '{CATALOG_FORMAT}' AS catalog_format;
 CREATE OR REPLACE MACRO tree_version(d, v) AS

@@ -1,4 +1,4 @@
-"""Converting trees to the three tables and back.
+"""Converting trees to the store's tables (trees, nodes, units, grids) and back.
 
 Loading rebuilds real :class:`~treebuild.model.Tree` objects over the stored unit text, so a
 stored node's ``text()`` is the same exact span the builder cut.
@@ -12,13 +12,13 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..model import Format, Method, Node, Origin, Pos, SourceDoc, Tree, Unit, UnitKind, Usage
+from ..model import Format, Method, Node, Origin, Pos, SourceDoc, Table, Tree, Unit, UnitKind, Usage
 from .schema import SCHEMA_VERSION, arrow_schema
 
 if TYPE_CHECKING:  # the writers import pyarrow when they run; loading a tree (`show`) never needs it
     import pyarrow as pa
 
-__all__ = ["tree_rows", "node_rows", "unit_rows", "load_tree"]
+__all__ = ["tree_rows", "node_rows", "unit_rows", "grid_rows", "load_tree", "load_table"]
 
 
 def _map(d: dict[str, Any]) -> list[tuple[str, str]]:
@@ -108,6 +108,50 @@ def unit_rows(tree: Tree, *, doc_id: str, version: int, load_id: str) -> pa.Tabl
     return pa.Table.from_pydict(columns, schema=arrow_schema("units"))
 
 
+def grid_rows(tree: Tree, *, doc_id: str, version: int, load_id: str) -> pa.Table:
+    """One row per table of the document, with the deepest node whose span holds it (its whole span)."""
+    rows = []
+    holders = _holders(tree)
+    for i, t in enumerate(tree.doc.tables):
+        rows.append({
+            "doc_id": doc_id, "version": version, "table_index": i, "node_id": holders(t),
+            "unit_index": t.unit, "start_char": t.start, "end_char": t.end, "page": t.page,
+            "bbox": list(t.bbox) if t.bbox is not None else None, "title": t.title,
+            "header_rows": t.header_rows, "label_columns": t.label_columns, "n_rows": len(t.rows), "n_cols": t.width,
+            "header": [list(r) for r in t.header], "rows": [list(r) for r in t.body], "row_labels": t.row_labels,
+            "markdown": t.markdown(), "schema_version": SCHEMA_VERSION, "load_id": load_id,
+        })
+    import pyarrow as pa
+
+    return pa.Table.from_pylist(rows, schema=arrow_schema("grids"))
+
+
+def _holders(tree: Tree) -> Any:
+    """``table -> node_id`` of the deepest node whose span holds the table's whole span (None: no node does)."""
+
+    def holder(t: Table) -> str | None:
+        first, last = Pos(t.unit, t.start), Pos(t.unit, t.end)
+        found: Node | None = None
+        level = tree.roots
+        while True:
+            inside = next((n for n in level if n.start <= first and last <= n.end), None)
+            if inside is None:
+                return found.node_id if found is not None else None
+            found, level = inside, inside.children
+
+    return holder
+
+
+def load_table(r: Mapping[str, Any]) -> Table:
+    """A stored ``grids`` row as a :class:`Table`."""
+    header = [list(x) for x in r["header"] or []]
+    bbox = r["bbox"]
+    return Table(unit=r["unit_index"], start=r["start_char"], end=r["end_char"],
+                 rows=tuple(tuple(x) for x in header + [list(x) for x in r["rows"] or []]),
+                 header_rows=len(header), label_columns=r["label_columns"] or 0, title=r["title"], page=r["page"],
+                 bbox=(bbox[0], bbox[1], bbox[2], bbox[3]) if bbox is not None and len(bbox) == 4 else None)
+
+
 def _pairs(value: Mapping[str, str] | Sequence[tuple[str, str]] | None) -> dict[str, str]:
     """A MAP column as a dict: DuckDB returns a dict, Arrow a list of (key, value) pairs."""
     if not value:
@@ -115,8 +159,9 @@ def _pairs(value: Mapping[str, str] | Sequence[tuple[str, str]] | None) -> dict[
     return dict(value.items() if isinstance(value, Mapping) else value)
 
 
-def load_tree(tree_row: dict[str, Any], nodes: Sequence[dict[str, Any]], units: Sequence[dict[str, Any]]) -> Tree:
-    """Rebuild a Tree (with its SourceDoc of stored units) from table rows (dicts, in any order)."""
+def load_tree(tree_row: dict[str, Any], nodes: Sequence[dict[str, Any]], units: Sequence[dict[str, Any]],
+              grids: Sequence[dict[str, Any]] = ()) -> Tree:
+    """Rebuild a Tree (with its SourceDoc of stored units and tables) from table rows (dicts, in any order)."""
     unit_list = [
         Unit(index=r["unit_index"], kind=UnitKind(r["kind"]), text=r["text"], page=r["page"], label=r["label"],
              heading_level=r["heading_level"], style=r["style"])
@@ -127,6 +172,7 @@ def load_tree(tree_row: dict[str, Any], nodes: Sequence[dict[str, Any]], units: 
         path=_uri_path(source_uri), format=Format(tree_row["format"]), units=unit_list, sha256=tree_row["sha256"],
         size=tree_row["size_bytes"], title=tree_row["title"], metadata=_pairs(tree_row["file_metadata"]),
         page_count=tree_row["page_count"],
+        tables=[load_table(r) for r in sorted(grids, key=lambda r: r["table_index"])],
     )
     by_id: dict[str, Node] = {}
     roots: list[Node] = []

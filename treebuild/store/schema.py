@@ -1,4 +1,4 @@
-"""The storage contract as Arrow schemas: one table each for trees, nodes and units.
+"""The storage contract as Arrow schemas: one table each for trees, nodes, units and the grids of tables.
 
 ``SCHEMA_VERSION`` is stamped on every row (with the commit's ``load_id``) so a reader can
 tell which contract wrote it; ``schemas/README.md`` documents every column and a test keeps
@@ -17,9 +17,10 @@ if TYPE_CHECKING:
     TREES: pa.Schema
     NODES: pa.Schema
     UNITS: pa.Schema
+    GRIDS: pa.Schema
     TABLES: dict[str, pa.Schema]
 
-__all__ = ["SCHEMA_VERSION", "TREES", "NODES", "UNITS", "TABLES", "arrow_schema"]
+__all__ = ["SCHEMA_VERSION", "TREES", "NODES", "UNITS", "GRIDS", "TABLES", "arrow_schema"]
 
 SCHEMA_VERSION = 2  # 2: DuckLake catalog + Parquet data files (1: one folder per document)
 
@@ -111,17 +112,42 @@ def _tables() -> dict[str, pa.Schema]:
         ("load_id", _STR),
     ])
 
-    return {"trees": TREES, "nodes": NODES, "units": UNITS}
+    # one row per table kept as data (treebuild.model.Table); added in catalog format 4, so a store written
+    # before has no rows here and its documents read as having no tables
+    GRIDS = pa.schema([
+        ("doc_id", _STR),
+        ("version", pa.int32()),
+        ("table_index", pa.int32()),
+        ("node_id", _STR),
+        ("unit_index", pa.int32()),
+        ("start_char", pa.int32()),
+        ("end_char", pa.int32()),
+        ("page", pa.int32()),
+        ("bbox", pa.list_(pa.float32())),
+        ("title", _STR),
+        ("header_rows", pa.int16()),
+        ("label_columns", pa.int16()),
+        ("n_rows", pa.int32()),
+        ("n_cols", pa.int32()),
+        ("header", pa.list_(pa.list_(_STR))),
+        ("rows", pa.list_(pa.list_(_STR))),
+        ("row_labels", pa.list_(_STR)),
+        ("markdown", _STR),
+        ("schema_version", pa.int16()),
+        ("load_id", _STR),
+    ])
+
+    return {"trees": TREES, "nodes": NODES, "units": UNITS, "grids": GRIDS}
 
 
 def arrow_schema(table: str) -> pa.Schema:
-    """The Arrow schema of ``trees``, ``nodes`` or ``units``."""
+    """The Arrow schema of ``trees``, ``nodes``, ``units`` or ``grids``."""
     return _tables()[table]
 
 
 def __getattr__(name: str) -> Any:
     if name == "TABLES":
         return dict(_tables())
-    if name in {"TREES", "NODES", "UNITS"}:
+    if name in {"TREES", "NODES", "UNITS", "GRIDS"}:
         return _tables()[name.lower()]
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,11 +1,11 @@
 """Versioned trees in a DuckLake: a catalog database plus Parquet data files.
 
 A local store is one folder: ``catalog.sqlite`` (the DuckLake catalog: snapshots, file lists,
-statistics, views and macros, and small inserts inlined), ``data/main/{trees,nodes,units}/*.parquet``
+statistics, views and macros, and small inserts inlined), ``data/main/{trees,nodes,units,grids}/*.parquet``
 and ``locks/``. An ``s3://`` store keeps the Parquet files under the prefix and its catalog in a
 local SQLite file or a shared PostgreSQL database (see ``lake.py``).
 
-A commit inserts the units, nodes and tree row of one version in ONE DuckLake transaction (one
+A commit inserts the units, tables, nodes and tree row of one version in ONE DuckLake transaction (one
 snapshot): a reader sees the whole version or nothing, and a process killed at any point leaves at
 most Parquet files no snapshot references, which ``Store.gc`` removes. Versions of one document are
 serialised by a per-document lock file; on a SQLite catalog, write transactions also take a short
@@ -36,7 +36,7 @@ from ..errors import NotFound, StoreError
 from ..model import Method, Tree
 from .catalog import CATALOG_FORMAT, catalog_format, install
 from .lake import LAKE, Location, shared_lake
-from .rows import load_tree, node_rows, tree_rows, unit_rows
+from .rows import grid_rows, load_tree, node_rows, tree_rows, unit_rows
 
 if TYPE_CHECKING:  # pyarrow (with numpy, ~0.1 s) is imported only by writes and Arrow results, not by `list`/`show`
     import pyarrow as pa
@@ -332,7 +332,17 @@ class Store:
             raise StoreError(f"version {version} of {doc_id!r} is incomplete ({len(nodes)}/{row['node_count']} "
                              f"nodes, {len(units)}/{row['unit_count']} units)", path=self.location.display(),
                              hint="ingest the document again with --force")
-        return load_tree(row, nodes, units)
+        return load_tree(row, nodes, units, self._grids(key))
+
+    def _grids(self, key: list[Any]) -> list[dict[str, Any]]:
+        """A version's tables; none from a store of catalog format 3 or older opened read-only (no writer has
+        given it the ``grids`` table yet, and its documents were built without tables)."""
+        try:
+            return self._records("SELECT * EXCLUDE (markdown) FROM grids WHERE doc_id = ? AND version = ?", key)
+        except StoreError as exc:
+            if isinstance(exc.__cause__, duckdb.CatalogException):
+                return []
+            raise
 
     def find_version(self, doc_id: str, sha256: str, settings_hash: str) -> DocVersion | None:
         return matching_version(self.versions(doc_id), sha256, settings_hash)
@@ -373,6 +383,8 @@ class Store:
             tree.doc_id, tree.version = doc_id, version
             self._insert(cur, "units", unit_rows(tree, doc_id=doc_id, version=version, load_id=load_id))
             self._crash("after_units")
+            if tree.doc.tables:
+                self._insert(cur, "grids", grid_rows(tree, doc_id=doc_id, version=version, load_id=load_id))
             self._insert(cur, "nodes", node_rows(tree, doc_id=doc_id, version=version, load_id=load_id))
             self._crash("after_nodes")
             self._insert(cur, "trees", tree_rows(tree, doc_id=doc_id, version=version, load_id=load_id,
@@ -492,7 +504,7 @@ class Store:
             row = cur.execute("SELECT count(*) FROM _old").fetchone()
             n = int(row[0]) if row else 0
             if n:
-                for table in ("trees", "nodes", "units"):  # one snapshot: a version disappears whole
+                for table in ("trees", "nodes", "units", "grids"):  # one snapshot: a version disappears whole
                     cur.execute(f"DELETE FROM {table} WHERE (doc_id, version) IN (SELECT doc_id, version FROM _old)")
             cur.execute("DROP TABLE _old")
         return n
@@ -500,7 +512,8 @@ class Store:
     def _file_count(self) -> int:
         row = self._rows(f"SELECT count(*) AS n FROM ducklake_list_files('{LAKE}', 'trees') UNION ALL "
                          f"SELECT count(*) FROM ducklake_list_files('{LAKE}', 'nodes') UNION ALL "
-                         f"SELECT count(*) FROM ducklake_list_files('{LAKE}', 'units')")
+                         f"SELECT count(*) FROM ducklake_list_files('{LAKE}', 'units') UNION ALL "
+                         f"SELECT count(*) FROM ducklake_list_files('{LAKE}', 'grids')")
         return int(sum(row["n"].to_pylist()))
 
     def _disk_files(self) -> int:
