@@ -123,7 +123,7 @@ def test_sql_is_read_only_and_says_so(tmp_path: Path, statement: str) -> None:
     store = _store_with_doc(tmp_path)
     res = runner.invoke(app, ["sql", statement, "--store", str(store)])
     assert res.exit_code == 1
-    assert "error: `treebuild sql` is read-only:" in res.output and "nothing was changed" in res.output
+    assert "error: the store's SQL is read-only:" in res.output and "nothing was changed" in res.output
     assert "row(s)" not in res.output
     res = runner.invoke(app, ["sql", "SELECT count(*) AS n FROM trees", "--store", str(store), "-f", "json"])
     assert json.loads(res.stdout) == [{"n": 1}]

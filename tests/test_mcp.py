@@ -338,3 +338,31 @@ def test_navigate_answers_fit_the_cap_and_say_how_to_read_on(store: Store) -> No
         assert p["next"] == f"get_section(doc_id='acme-report', node_id='{c['node_id']}', offset={len(p['text'])})"
         rest = tools.get_section("acme-report", c["node_id"], offset=len(p["text"]), max_chars=10 ** 6)
         assert p["text"] + rest["text"] == full[: len(p["text"]) + rest["returned_chars"]]
+
+
+def test_tools_read_through_the_guarded_sql_and_take_sql_as_data(store: Store,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """The MCP server's tools read the store only through its read-only SQL, and SQL written into their
+    arguments is a value, never a statement: the store is unchanged after every tool has been given it."""
+    modes: list[bool] = []
+    original = Store.sql
+
+    def spy(self: Store, query: str, params: list[Any] | None = None, *, read_only: bool = True) -> Any:
+        modes.append(read_only)
+        return original(self, query, params, read_only=read_only)
+
+    def state() -> list[dict[str, Any]]:
+        return original(store, "SELECT doc_id, version, node_count FROM trees ORDER BY ALL").to_pylist()
+
+    before = state()
+    monkeypatch.setattr(Store, "sql", spy)
+    tools = StoreTools(store, {"tenant": "acme"})
+    evil = "x'); DROP VIEW nodes; CALL ducklake_expire_snapshots('tb', versions => [1]); --"
+    assert tools.list_documents(query=evil, filter={"tenant": evil})["documents"] == []
+    for call in (lambda: tools.get_structure(evil), lambda: tools.get_section(evil, evil),
+                 lambda: tools.get_pages(evil, "1"), lambda: tools.get_section("acme-notes", evil)):
+        with pytest.raises(ToolFailure):
+            call()
+    tools.navigate(evil)
+    assert modes and all(modes)
+    assert state() == before and original(store, "SELECT count(*) AS n FROM latest_nodes").to_pylist()[0]["n"] > 0

@@ -177,8 +177,8 @@ def test_lexical_single_pass_returns_exact_text_pages_labels_and_path(store: Sto
     assert result.usage.calls == 0 and result.usage.input_tokens == 0
 
 
-def test_lexical_beam_descends_and_store_query_agrees(store: Store) -> None:
-    result = store.query("Which encryption keys rotate?", docs=["handbook"], **BEAM)
+def test_lexical_beam_descends_and_the_top_level_navigate_agrees(store: Store) -> None:
+    result = navigate("Which encryption keys rotate?", store, docs=["handbook"], **BEAM)
     doc = result.documents[0]
     assert doc.mode == "beam"
     assert doc.steps[0].shown == [n.node_id for n in store.tree("handbook").roots]

@@ -373,3 +373,32 @@ def test_folder_ingest_skips_editor_lock_and_hidden_files(tmp_path: Path) -> Non
     write(folder / ".draft.md", MD)
     results = ingest_many([folder], tmp_path / "s")
     assert [(Path(r.path).name, r.status) for r in results] == [("real.md", "created")]
+
+
+WRITES = ["DROP VIEW trees", "CREATE TABLE t AS SELECT 1", "INSERT INTO trees SELECT * FROM trees",
+          "COPY (SELECT 1) TO 'x.csv'", "ATTACH 'other.db'", "SET threads = 1", "SELECT 1; DROP VIEW nodes",
+          "CHECKPOINT", "CALL ducklake_expire_snapshots('tb', versions => [1])",
+          "SELECT * FROM ducklake_cleanup_old_files('tb', cleanup_all => true)"]
+
+
+@pytest.mark.parametrize("statement", WRITES)
+def test_store_sql_is_read_only_by_default(tmp_path: Path, statement: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The guard is the store's: Python callers get it as the CLI does (`treebuild sql`, tests/test_cli_ux.py),
+    with the statement refused before it runs."""
+    monkeypatch.chdir(tmp_path)
+    store = Store(tmp_path / "s")
+    ingest(write(tmp_path / "r.md", MD), store)
+    for run in (store.sql, store.fetch):
+        with pytest.raises(treebuild.TreebuildError, match="read-only: .* nothing was changed"):
+            run(statement)
+    assert store.sql("SELECT count(*) AS n FROM nodes").to_pylist() == [{"n": 3}]
+    assert store.fetch("SELECT doc_id FROM latest_trees") == (["doc_id"], [("r",)])
+    assert not (tmp_path / "x.csv").exists() and not (tmp_path / "other.db").exists()
+
+
+def test_store_sql_runs_a_write_only_when_asked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    store = Store(tmp_path / "s")
+    ingest(write(tmp_path / "r.md", MD), store)
+    store.sql("COPY (SELECT doc_id FROM latest_trees) TO 'x.csv'", read_only=False)
+    assert (tmp_path / "x.csv").read_text().split() == ["doc_id", "r"]

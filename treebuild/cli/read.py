@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import json
-import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -140,13 +139,6 @@ def versions(doc_id: DocIdArg, store: StoreOpt = None, catalog: CatalogOpt = Non
     print_table(["version", "created", "sha256", "settings", "nodes", "method", "source"], rows)
 
 
-# Statement types `treebuild sql` runs: queries only (DESCRIBE, SHOW and SUMMARIZE parse as SELECT).
-# CALL is refused too: CHECKPOINT parses as CALL, and on a DuckLake store CHECKPOINT and the maintenance
-# functions rewrite or delete files, which they can also do from a SELECT, hence the second list.
-_READ_ONLY = frozenset({"SELECT", "EXPLAIN"})
-_WRITING_FUNCTION = re.compile(r"\bducklake[._](?:expire_snapshots|merge_adjacent_files|rewrite_data_files|"
-                               r"cleanup_old_files|delete_orphaned_files|flush_inlined_data|set_option|"
-                               r"add_data_files|set_commit_message)\b", re.IGNORECASE)
 _SQL_HINT = ("views: trees, nodes, units, latest_trees, latest_nodes; "
              "macros: subtree(doc, id), node_path(doc, id), node_text(doc, id)")
 _ID_MACROS = frozenset({"subtree", "node_path", "node_text"})
@@ -167,14 +159,8 @@ def sql(
 
     try:
         st = open_store(store, catalog)
-        con = st.connect()
-        _check_read_only(con, query)
-        _check_macro_ids(con, query, st)
-        rel = con.sql(query)
-        if rel is None:
-            return
-        columns = rel.columns
-        rows = rel.fetchall()
+        _check_macro_ids(st.connect(), query, st)  # a statement that is not a query calls no macro here
+        columns, rows = st.fetch(query)  # read-only: anything that could change the store is refused
     except TreebuildError as exc:
         fail(exc)
     except duckdb.Error as exc:
@@ -194,19 +180,6 @@ def sql(
         else:
             print_table(columns, rows)
         err.print(f"{len(rows)} row(s)")
-
-
-def _check_read_only(con: duckdb.DuckDBPyConnection, query: str) -> None:
-    hint = "query the views with SELECT; the store changes only through `treebuild ingest`"
-    for stmt in con.extract_statements(query):
-        kind = stmt.type.name
-        if kind not in _READ_ONLY:
-            raise TreebuildError(f"`treebuild sql` is read-only: {kind} statements are refused; nothing was changed",
-                                 hint=hint)
-    found = _WRITING_FUNCTION.search(query)
-    if found:
-        raise TreebuildError(f"`treebuild sql` is read-only: {found.group(0)} changes the store; nothing was changed",
-                             hint=hint)
 
 
 def _macro_calls(con: duckdb.DuckDBPyConnection, query: str) -> list[tuple[Any, Any, Any]]:

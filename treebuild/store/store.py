@@ -36,6 +36,7 @@ from ..errors import NotFound, StoreError
 from ..model import Method, Tree
 from .catalog import CATALOG_FORMAT, catalog_format, install
 from .lake import LAKE, Location, shared_lake
+from .readonly import check_read_only
 from .rows import grid_rows, load_tree, node_rows, tree_rows, unit_rows
 
 if TYPE_CHECKING:  # pyarrow (with numpy, ~0.1 s) is imported only by writes and Arrow results, not by `list`/`show`
@@ -522,24 +523,42 @@ class Store:
             return -1
         return sum(1 for _ in Path(self.location.data).rglob("*.parquet"))
 
-    # ------------------------------------------------------------------ navigation
-    def query(self, question: str, docs: list[str] | None = None, filter: Any = None,
-              navigator: Any = "lexical", **limits: Any) -> Any:
-        """Navigate this store's trees for ``question``; see :func:`treebuild.query.navigate`."""
-        from ..query.runtime import navigate
-
-        return navigate(question, self, docs=docs, filter=filter, navigator=navigator, **limits)
-
     # ------------------------------------------------------------------ SQL
     def connect(self) -> duckdb.DuckDBPyConnection:
-        """A DuckDB connection with the store attached (as ``tb``) and selected: its tables, views and macros."""
+        """A DuckDB connection with the store attached (as ``tb``) and selected: its tables, views and macros.
+
+        Nothing run on it is checked: on a store opened with ``create=True`` (the default) a statement can
+        change the catalog and delete files. For read-only SQL use :meth:`sql` or :meth:`fetch`; a store
+        opened with ``create=False`` attaches its catalog read-only as well."""
         return self._new_cursor()
 
-    def sql(self, query: str, params: list[Any] | None = None) -> pa.Table:
-        """Run SQL against the store's views; returns an Arrow table."""
+    def sql(self, query: str, params: list[Any] | None = None, *, read_only: bool = True) -> pa.Table:
+        """Run SQL against the store's views; returns an Arrow table (empty for a statement without rows).
+
+        Read-only unless ``read_only=False``: a statement that could change the store (``CREATE``,
+        ``INSERT``, ``COPY``, ``ATTACH``, ``SET``, ``CHECKPOINT``, DuckLake's maintenance functions ...)
+        raises :class:`~treebuild.errors.TreebuildError` before anything runs (see ``readonly.py``)."""
+        with self._relation(query, params, read_only) as rel:
+            if rel is None:
+                import pyarrow as pa
+
+                return pa.table({})
+            return rel.to_arrow_table()
+
+    def fetch(self, query: str, params: list[Any] | None = None, *,
+              read_only: bool = True) -> tuple[list[str], list[tuple[Any, ...]]]:
+        """:meth:`sql` as column names and Python rows, without Arrow (``treebuild sql`` prints these)."""
+        with self._relation(query, params, read_only) as rel:
+            return ([], []) if rel is None else (list(rel.columns), rel.fetchall())
+
+    @contextlib.contextmanager
+    def _relation(self, query: str, params: list[Any] | None,
+                  read_only: bool) -> Iterator[duckdb.DuckDBPyRelation | None]:
         con = self.connect()
         try:
-            return con.sql(query, params=params or None).to_arrow_table()
+            if read_only:
+                check_read_only(con, query)
+            yield con.sql(query, params=params or None)
         finally:
             con.close()
 
