@@ -402,9 +402,9 @@ def test_backfill_rows_carry_and_count_warnings(tmp_path: Path, capsys: pytest.C
     them one per line like `ingest` (the rows come from real ingests; the Prefect run is tested in test_flows)."""
     from dataclasses import asdict
 
-    from flows.report import Report
     from treebuild.cli.backfill import _print_row
     from treebuild.ingestion import ingest
+    from treebuild.orchestrate.report import Report
 
     scan = pymupdf.open()
     page = scan.new_page()

@@ -24,9 +24,9 @@ import pytest
 from docgen import write_pdf
 from openai_server import OpenAIServer, Reply, Request, echo_summaries
 
-from flows.sources import manifest, split_duplicates
-from flows.tasks import is_transient
 from treebuild.errors import ReadError, StoreError
+from treebuild.orchestrate.sources import manifest, split_duplicates
+from treebuild.orchestrate.tasks import is_transient
 from treebuild.store import Store
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -96,7 +96,7 @@ def test_backfill_fails_loudly_commits_the_rest_and_reruns_create_nothing(prefec
     """Process pool of 2: broken files fail only themselves; the run is Failed naming them; artifacts."""
     import json
 
-    from flows.backfill import backfill
+    from treebuild.orchestrate.backfill import backfill
 
     names = _corpus(tmp_path / "docs", good=3)
     store = tmp_path / "store"
@@ -210,8 +210,8 @@ def test_model_requests_of_all_workers_share_the_global_limit(prefect_api: str, 
     from prefect.client.orchestration import get_client
     from prefect.client.schemas.actions import GlobalConcurrencyLimitCreate
 
-    from flows.backfill import backfill
-    from flows.settings import FlowSettings
+    from treebuild.orchestrate.backfill import backfill
+    from treebuild.orchestrate.settings import FlowSettings
 
     with get_client(sync_client=True) as client:
         client.create_global_concurrency_limit(GlobalConcurrencyLimitCreate(name=FlowSettings().model_limit,
@@ -243,7 +243,7 @@ def test_model_requests_of_all_workers_share_the_global_limit(prefect_api: str, 
 
 def test_dask_local_cluster_backfill(prefect_api: str, tmp_path: Path) -> None:
     pytest.importorskip("prefect_dask")
-    from flows.backfill import backfill
+    from treebuild.orchestrate.backfill import backfill
 
     names = _corpus(tmp_path / "docs", good=2, broken=False)
     state = backfill([str(tmp_path / "docs")], store=str(tmp_path / "store"), workers=2, executor="dask",
@@ -386,7 +386,7 @@ def test_backfill_from_s3_served_by_moto(prefect_api: str, tmp_path: Path, monke
     import boto3
     from moto.server import ThreadedMotoServer
 
-    from flows.backfill import backfill
+    from treebuild.orchestrate.backfill import backfill
 
     moto = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
     moto.start()
@@ -420,7 +420,7 @@ def test_backfill_from_s3_served_by_moto(prefect_api: str, tmp_path: Path, monke
 def test_build_pool_forwards_settings_and_survives_a_dead_worker(monkeypatch: pytest.MonkeyPatch) -> None:
     """Workers see the caller's current TREEBUILD_* settings; a worker that dies fails the calls then in
     flight with a transient error (Prefect retries them) and the pool goes on with fresh processes."""
-    from flows.pool import BuildPool, WorkerDied
+    from treebuild.orchestrate.pool import BuildPool, WorkerDied
 
     pool = BuildPool(2)
     try:
@@ -439,9 +439,9 @@ def test_build_pool_forwards_settings_and_survives_a_dead_worker(monkeypatch: py
 def test_flow_settings_follow_the_environment_and_flags_like_ingest(monkeypatch: pytest.MonkeyPatch) -> None:
     """One settings path: a backfill builds with what `treebuild ingest` would use in the same environment,
     and the CLI's budget, password and key flags reach worker processes through TREEBUILD_* variables."""
-    from flows.backfill import build_settings
     from treebuild.cli.backfill import _prepare
     from treebuild.cli.options import BuildOptions
+    from treebuild.orchestrate.backfill import build_settings
 
     monkeypatch.setenv("TREEBUILD_MODEL", "openai/from-env")
     assert build_settings(None).model == "openai/from-env"
@@ -458,7 +458,7 @@ def test_flow_settings_follow_the_environment_and_flags_like_ingest(monkeypatch:
 def test_a_prestarted_call_is_collected_once_not_run_again(tmp_path: Path) -> None:
     """The CLI hands the pool its first documents before Prefect is imported: the first call with the same
     function and arguments collects that run (os.mkdir would fail if it ran twice); later calls run anew."""
-    from flows.pool import BuildPool
+    from treebuild.orchestrate.pool import BuildPool
 
     pool = BuildPool(1)
     target = str(tmp_path / "made-once")
@@ -507,7 +507,7 @@ def test_a_backfill_serialises_prefect_settings_once_not_per_document(prefect_ap
         return original(self, *args, **kwargs)
 
     monkeypatch.setattr(Settings, "to_environment_variables", counted)
-    from flows.backfill import backfill
+    from treebuild.orchestrate.backfill import backfill
 
     names = _corpus(tmp_path / "docs", good=5, broken=False, pages=1)
     state = backfill([str(tmp_path / "docs")], store=str(tmp_path / "store"), workers=2, return_state=True)
@@ -519,7 +519,7 @@ def test_the_early_pool_starts_in_the_background_and_is_taken_over_with_its_pres
     """The CLI starts its pool before importing Prefect: starting a worker waits for the fork server's
     preload, so that start (and the prestarts) run in a background thread while the caller goes on; the
     backfill's pool then takes that pool over, with the builds it prestarted."""
-    from flows.pool import build_pool, start_early
+    from treebuild.orchestrate.pool import build_pool, start_early
 
     released = threading.Event()
     order: list[str] = []

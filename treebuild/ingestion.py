@@ -17,11 +17,10 @@ from .model import Method
 from .readers import SUPPORTED_SUFFIXES, preflight, read
 from .readers.common import file_digest
 from .settings import BuildSettings, Limits, ModelConfig, resolve_settings
-from .store import DocVersion, Store, doc_id_for, valid_doc_id
-from .store.store import matching_version
+from .store import DocVersion, Store, StoreSummaryCache, doc_id_for, matching_version, valid_doc_id
 
 __all__ = ["IngestResult", "IngestStatus", "Scan", "ingest", "ingest_many", "expand_paths", "scan_paths",
-           "doc_id_for_path", "summary_line", "StoreSummaryCache", "IdentityConflict"]
+           "doc_id_for_path", "summary_line", "IdentityConflict"]
 
 
 class IngestStatus(StrEnum):
@@ -72,16 +71,6 @@ class Scan:
         parts = [s if n == 1 else f"{s} x{n}" for s, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))]
         noun = "file" if len(self.skipped) == 1 else "files"
         return f"skipped {len(self.skipped)} {noun} with no reader: {', '.join(parts)}"
-
-
-class StoreSummaryCache:
-    """Summaries from earlier versions of the same document, keyed by ``summary_key``."""
-
-    def __init__(self, store: Store, doc_id: str, *, stored: bool = True):
-        self._map = store.summaries(doc_id) if stored else {}  # stored=False: no version to reuse from
-
-    def get(self, key: str) -> str | None:
-        return self._map.get(key)
 
 
 def _store(store: Store | str | Path | None) -> Store:

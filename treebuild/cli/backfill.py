@@ -1,4 +1,5 @@
-"""``treebuild backfill`` and ``treebuild serve``: the Prefect flows of ``flows/`` from the command line.
+"""``treebuild backfill`` and ``treebuild serve``: the Prefect flows of :mod:`treebuild.orchestrate` from the
+command line.
 
 ``backfill`` runs the backfill flow in this process (worker processes build the documents) with
 a progress bar and the run's summary, and exits 1 listing the failed files; ``serve`` serves the
@@ -97,8 +98,8 @@ def backfill(
     """Ingest many documents in parallel as a Prefect flow run: resumable, with a report and artifacts."""
     tags = _prepare(meta, opts, catalog)
     _prefect_environment()
-    from flows.settings import default_workers
-    from treebuild.store import default_store_path
+    from ..orchestrate.settings import default_workers
+    from ..store import default_store_path
 
     store_path = str(store or default_store_path())
     if not (dask or dask_address):  # builds start while Prefect is imported and the flow run is created
@@ -106,7 +107,7 @@ def backfill(
     try:
         _run_backfill(sources, store_path, workers, tags, limit, dask, dask_address, refresh_cache, opts)
     finally:
-        from flows.pool import discard_early
+        from ..orchestrate.pool import discard_early
 
         discard_early()  # only when the flow run never started (it takes the pool over)
 
@@ -116,11 +117,11 @@ def _start_early(sources: list[str], store: str, workers: int, meta: dict[str, s
     """Start the build pool now, and with the offline default (no model requests, so no Prefect limit to
     wait on) the first documents' builds: the task runs of those documents collect them. Only local
     sources are listed here; anything unexpected leaves the flow to report it."""
-    from flows.build import build_document, build_settings
-    from flows.pool import BuildPool, start_early
-    from flows.settings import FlowSettings
-    from flows.sources import build_order, is_url, manifest, split_duplicates
-    from treebuild.settings import OFFLINE_MODEL
+    from ..orchestrate.build import build_document, build_settings
+    from ..orchestrate.pool import BuildPool, start_early
+    from ..orchestrate.settings import FlowSettings
+    from ..orchestrate.sources import build_order, is_url, manifest, split_duplicates
+    from ..settings import OFFLINE_MODEL
 
     try:
         settings = build_settings(opts.model, ignore_outline=opts.ignore_outline, subdivide=not opts.no_subdivide,
@@ -142,8 +143,8 @@ def _run_backfill(sources: list[str], store: str, workers: int | None, tags: dic
                   dask: bool, dask_address: str | None, refresh_cache: bool, opts: BuildOptions) -> None:
     from prefect.states import State
 
-    from flows.backfill import backfill as backfill_flow
-    from flows.backfill import listen
+    from ..orchestrate.backfill import backfill as backfill_flow
+    from ..orchestrate.backfill import listen
 
     _without_document_lines()
     # Prefect's import leaves a large heap that every full collection would scan again: frozen, the
@@ -194,7 +195,7 @@ def _without_document_lines() -> None:
 
 
 def _not_a_document_line(record: logging.LogRecord) -> bool:
-    from flows.backfill import DOCUMENT_LINE
+    from ..orchestrate.backfill import DOCUMENT_LINE
 
     if getattr(record, DOCUMENT_LINE, False):
         return False
@@ -252,8 +253,8 @@ def serve(
     """Serve the scheduled inbox ingest from this process until interrupted (Prefect's flow.serve)."""
     tags = _prepare(meta, opts, catalog)
     _prefect_environment()
-    from flows.inbox import scheduled_ingest
-    from treebuild.store import default_store_path
+    from ..orchestrate.inbox import scheduled_ingest
+    from ..store import default_store_path
 
     params: dict[str, Any] = {"inbox": inbox, "store": str(store or default_store_path()), "workers": workers,
                               "meta": tags or None, "model": opts.model, "api_base": opts.api_base,

@@ -2,7 +2,7 @@
 
 * :func:`backfill` (flow ``treebuild-backfill``): the documents named by folders, globs, list
   files or fsspec URLs, one ``ingest-document`` task run each, in threads of this process that
-  hand the builds to ``workers`` processes (:mod:`flows.pool`, default one per core; PyMuPDF is
+  hand the builds to ``workers`` processes (:mod:`treebuild.orchestrate.pool`, default one per core; PyMuPDF is
   not thread-safe, so builds never share a process), or on Dask (``executor="dask"``: a local
   cluster, or a running one at ``dask_address``). At most
   ``workers * in_flight_per_worker`` documents are in flight; a failed document fails only its
@@ -28,13 +28,13 @@ from prefect.futures import PrefectFuture, as_completed
 from prefect.states import Completed, Failed, State
 from prefect.task_runners import TaskRunner, ThreadPoolTaskRunner
 
-from flows.build import build_settings
-from flows.pool import build_pool
-from flows.report import Progress, Report
-from flows.settings import FlowSettings, default_workers
-from flows.sources import build_order, manifest, split_duplicates
-from flows.tasks import ModelLimit, describe, ingest_document, prestarted, run_environment
 from treebuild.errors import TreebuildError
+from treebuild.orchestrate.build import build_settings
+from treebuild.orchestrate.pool import build_pool
+from treebuild.orchestrate.report import Progress, Report
+from treebuild.orchestrate.settings import FlowSettings, default_workers
+from treebuild.orchestrate.sources import build_order, manifest, split_duplicates
+from treebuild.orchestrate.tasks import ModelLimit, describe, ingest_document, prestarted, run_environment
 from treebuild.settings import BuildSettings
 from treebuild.store import doc_id_for
 
@@ -71,7 +71,7 @@ def task_runner(workers: int, executor: Executor = "process", dask_address: str 
     """Where ``ingest-document`` task runs go: threads of this process, or Dask workers of one thread each.
 
     With the process executor, task runs are threads of the flow's process (``in_flight`` of them,
-    default ``workers``) and each hands its build to the active :mod:`flows.pool` of ``workers``
+    default ``workers``) and each hands its build to the active :mod:`treebuild.orchestrate.pool` of ``workers``
     processes (PyMuPDF is not thread-safe; one worker too, so the task runs' bookkeeping runs on
     another core than the build).
     """

@@ -1,34 +1,29 @@
 """One document read, built and committed: the work of an ``ingest-document`` task run.
 
-Runs in a worker process of :mod:`flows.pool` (or in the task run's own thread, on a Dask worker),
-so it imports no Prefect at module level (:mod:`flows.preload` is what the pool's fork server
+Runs in a worker process of :mod:`treebuild.orchestrate.pool` (or in the task run's own thread, on a Dask worker),
+so it imports no Prefect at module level (:mod:`treebuild.orchestrate.preload` is what the pool's fork server
 loads once for all workers). Failures are raised without traceback or cause chain, so they
 cross process boundaries (a reader's frames hold native PyMuPDF objects that cannot be pickled).
 """
 
 from __future__ import annotations
 
-import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import asdict
 from typing import Any
 
-from flows.sources import fetch, is_url
 from treebuild.errors import TreebuildError
 from treebuild.ingestion import ingest
 from treebuild.llm import set_request_gate
+from treebuild.orchestrate.sources import fetch, is_url
 from treebuild.settings import BuildSettings, ModelConfig, resolve_settings
 from treebuild.store import Store, doc_id_for
-from treebuild.store.lake import catalog_identity
 
-__all__ = ["build_document", "build_settings", "is_transient", "install_model_gate", "open_store", "ModelLimit"]
+__all__ = ["build_document", "build_settings", "is_transient", "install_model_gate", "ModelLimit"]
 
 ModelLimit = tuple[str, str]
 """(name, kind) of a Prefect global concurrency limit; kind is ``concurrency`` or ``rate``."""
-
-STORES_PER_PROCESS = 4
-"""Open stores a process keeps (a backfill writes to one)."""
 
 _PERMANENT_OS_ERRORS = (FileNotFoundError, IsADirectoryError, NotADirectoryError, PermissionError)
 
@@ -93,7 +88,7 @@ def build_document(location: str, store: str, settings: dict[str, Any] | None, m
         with fetch(location) as local:
             if is_url(location):
                 tags.setdefault("source_url", location)
-            res = ingest(local, open_store(store), doc_id=doc_id_for(local.name), meta=tags, settings=build,
+            res = ingest(local, Store(store), doc_id=doc_id_for(local.name), meta=tags, settings=build,
                          model_config=config)
     except Exception as exc:
         failure = _detached(exc, location)
@@ -102,35 +97,6 @@ def build_document(location: str, store: str, settings: dict[str, Any] | None, m
     out = asdict(res)
     out["path"] = location
     return out
-
-
-_STORES: dict[tuple[str, bool], tuple[Store, int | None]] = {}  # (path, writable) -> (store, catalog identity)
-_STORES_LOCK = threading.Lock()
-
-
-def open_store(path: str, create: bool = True) -> Store:
-    """One :class:`Store` per store (and mode) and process: opening one checks its layout and catalog
-    (about 0.1 s), which plain ``ingest`` of a folder pays once, not once per document. A store
-    whose catalog file was removed or replaced since (deleted and created again at the same path)
-    is opened anew, never read or written through a connection to the old one. ``create=False``
-    raises :class:`~treebuild.errors.StoreError` when there is no store (nothing is cached then).
-    Thread-safe: stores read and write through a connection per thread."""
-    key = (path, create)
-    with _STORES_LOCK:
-        cached = _STORES.get(key)
-        if cached is not None:
-            st, identity = cached
-            if st.location.shared_catalog or (identity is not None and catalog_identity(st.location) == identity):
-                return st
-            del _STORES[key]
-            cached[0].close()
-        if len(_STORES) >= STORES_PER_PROCESS:
-            for old, _ in _STORES.values():
-                old.close()
-            _STORES.clear()
-        st = Store(path, create=create)
-        _STORES[key] = (st, catalog_identity(st.location))
-        return st
 
 
 def _detached(exc: Exception, location: str) -> Exception:

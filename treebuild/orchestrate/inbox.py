@@ -13,9 +13,9 @@ from typing import Any, Literal
 from prefect import flow, get_run_logger
 from prefect.states import State
 
-from flows.backfill import build_settings, final_state, run_documents
-from flows.settings import default_workers
-from flows.sources import manifest, split_duplicates
+from treebuild.orchestrate.backfill import build_settings, final_state, run_documents
+from treebuild.orchestrate.settings import default_workers
+from treebuild.orchestrate.sources import manifest, split_duplicates
 
 __all__ = ["scheduled_ingest"]
 

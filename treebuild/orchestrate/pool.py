@@ -37,7 +37,7 @@ __all__ = ["BuildPool", "WorkerDied", "active_pool", "build_pool", "start_early"
 
 T = TypeVar("T")
 
-PRELOAD = ["__main__", "flows.preload"]
+PRELOAD = ["__main__", "treebuild.orchestrate.preload"]
 """Imported once by the fork server (the CLI or test runner; treebuild, PyMuPDF, the tokenizer); workers
 inherit them."""
 

@@ -13,7 +13,7 @@
   exceed the provider's limit together.
 
 The build itself (:func:`flows.build.build_document`) runs in a worker process of the active
-:mod:`flows.pool` (any number of workers, so the task run's bookkeeping runs on another core), or
+:mod:`treebuild.orchestrate.pool` (any number of workers, so the task run's bookkeeping runs on another core), or
 in the task run's own thread when no pool is active (a Dask worker, a direct call).
 """
 
@@ -27,13 +27,13 @@ from prefect import task
 from prefect.context import TaskRunContext
 from prefect.settings import get_current_settings
 
-from flows.build import ModelLimit, build_document, install_model_gate, is_transient, open_store
-from flows.pool import active_pool
-from flows.sources import is_url
 from treebuild.errors import TreebuildError
+from treebuild.orchestrate.build import ModelLimit, build_document, install_model_gate, is_transient
+from treebuild.orchestrate.pool import active_pool
+from treebuild.orchestrate.sources import is_url
 from treebuild.readers.common import file_digest
 from treebuild.settings import BuildSettings
-from treebuild.store import doc_id_for
+from treebuild.store import Store, doc_id_for
 
 __all__ = ["ingest_document", "document_cache_key", "prestarted", "run_environment", "is_transient",
            "install_model_gate", "ModelLimit",
@@ -95,7 +95,7 @@ def _cached(key: str) -> bool:
 
 def _stored(store: str, doc_id: str, sha256: str, settings_hash: str) -> bool:
     try:
-        return open_store(store, create=False).find_version(doc_id, sha256, settings_hash) is not None
+        return Store(store, create=False).find_version(doc_id, sha256, settings_hash) is not None
     except TreebuildError:  # no store yet, or an invalid doc_id: nothing stored
         return False
 

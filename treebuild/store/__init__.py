@@ -7,12 +7,23 @@ from typing import Any
 from .catalog import view_sql
 from .lake import CATALOG_FILE, Location
 from .schema import SCHEMA_VERSION
-from .store import CommitResult, DocVersion, Store, default_store_path, doc_id_for, valid_doc_id
+from .store import (
+    CommitResult,
+    DocVersion,
+    Store,
+    StoreSummaryCache,
+    default_store_path,
+    doc_id_for,
+    matching_version,
+    valid_doc_id,
+)
 
 __all__ = [
     "Store",
     "DocVersion",
     "CommitResult",
+    "StoreSummaryCache",
+    "matching_version",
     "default_store_path",
     "doc_id_for",
     "valid_doc_id",

@@ -35,14 +35,15 @@ from filelock import FileLock
 from ..errors import NotFound, StoreError
 from ..model import Method, Tree
 from .catalog import CATALOG_FORMAT, catalog_format, install
-from .lake import LAKE, Location, shared_lake
+from .lake import LAKE, Location, Session, session
 from .readonly import check_read_only
 from .rows import grid_rows, load_tree, node_rows, tree_rows, unit_rows
 
 if TYPE_CHECKING:  # pyarrow (with numpy, ~0.1 s) is imported only by writes and Arrow results, not by `list`/`show`
     import pyarrow as pa
 
-__all__ = ["Store", "DocVersion", "CommitResult", "default_store_path", "valid_doc_id", "doc_id_for"]
+__all__ = ["Store", "DocVersion", "CommitResult", "StoreSummaryCache", "matching_version", "default_store_path",
+           "valid_doc_id", "doc_id_for"]
 
 _DOC_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$")
 COMMIT_ATTEMPTS = 8  # write transactions retried after a conflict or a busy catalog, with growing waits
@@ -119,6 +120,17 @@ def matching_version(versions: list[DocVersion], sha256: str, settings_hash: str
     return None
 
 
+class StoreSummaryCache:
+    """Summaries from earlier versions of the same document, keyed by ``summary_key``: what a build reuses
+    instead of asking the model again (a :class:`~treebuild.summarize.SummaryCache`)."""
+
+    def __init__(self, store: Store, doc_id: str, *, stored: bool = True):
+        self._map = store.summaries(doc_id) if stored else {}  # stored=False: no version to reuse from
+
+    def get(self, key: str) -> str | None:
+        return self._map.get(key)
+
+
 class Store:
     """Versioned trees in a local folder (default ``./treestore`` or ``$TREEBUILD_STORE``), or under an
     ``s3://bucket/prefix`` with ``catalog=`` (or ``$TREEBUILD_CATALOG``) naming its catalog."""
@@ -130,6 +142,7 @@ class Store:
         self._writable = create
         self._locks: dict[str, FileLock] = {}
         self._con: duckdb.DuckDBPyConnection | None = None
+        self._session: Session | None = None
         self._local = threading.local()
         self._crash_hook: CrashHook | None = None
         loc = self.location
@@ -171,15 +184,19 @@ class Store:
         except OSError as exc:
             raise StoreError(f"cannot initialise store: {exc.strerror or exc}", path=str(self.root),
                              hint="check permissions and free space") from exc
-        with self._write_guard():
+        with self._write_guard():  # a new store's catalog is created under it
             con = self._connection()
-            if catalog_format(con) == CATALOG_FORMAT:
+            assert self._session is not None
+            if self._session.catalog_ready:  # another Store of this process checked it
                 return
-            self._retry(lambda: install(self._cursor()), what="set up the catalog")
+            if catalog_format(con) != CATALOG_FORMAT:
+                self._retry(lambda: install(self._cursor()), what="set up the catalog")
+            self._session.catalog_ready = True
 
     def _connection(self) -> duckdb.DuckDBPyConnection:
         if self._con is None:
-            self._con = shared_lake(self.location, read_only=not self._writable)
+            self._session = session(self.location, read_only=not self._writable)
+            self._con = self._session.con
         return self._con
 
     def _new_cursor(self) -> duckdb.DuckDBPyConnection:
@@ -199,6 +216,7 @@ class Store:
     def close(self) -> None:
         """Let go of the store's connection (shared with other Store objects on the same store in this process)."""
         self._con = None
+        self._session = None
         self._local = threading.local()
 
     @property
