@@ -1,5 +1,6 @@
-"""Filings pass 6 (issue 8): a larger title set tight under the previous paragraph and followed by its
-own first sub-head (not by text), on a 10-K generated in the test."""
+"""Titles set tight under text in 10-Ks generated in the test: a larger title set tight under the previous
+paragraph and followed by its own first sub-head (not by text), and items and MD&A sections walked through
+by heads larger than the body (issue 8)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,6 @@
-"""Filings pass 7 (issue 8): failure classes of 10-Ks generated in the test."""
+"""Heads inside items and table rows that are not heads, on 10-Ks generated in the test: a short item
+walked through by larger heads, a statement titled again on its next page, a row label under column headers
+of years, run-in heads in a heading size (issue 8)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,7 @@
-"""Filings pass 8 (issue 8): failure classes of filings generated in the test."""
+"""Rows repeated page after page in filings generated in the test: a table's row of years is no running
+header but the folio is, a running header with its chapter number stays furniture, a statement titled on
+each of its pages is one section, a reworded TOC entry found only in its running footer titles its pages
+(issue 8)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""Filings pass 4 (issue 8): classes found in the filings' misses, each on a filing generated in the
-test: the financial statement schedules printed after the signatures."""
+"""Statement schedules and titles in filings, each class on a filing generated in the test: the schedules
+printed after the signatures, title blocks over statements and printed TOCs, table pages titled under the
+company name, column headers and large unnumbered titles (first found in the filings' misses, issue 8)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Filings pass 9 (issue 8): failure classes of filings generated in the test."""
+"""Sub-sections of the notes to the financial statements, on 10-Ks generated in the test: a note walked
+through by heads larger than the body gets them as sub-sections (issue 8)."""
 
 from __future__ import annotations
 

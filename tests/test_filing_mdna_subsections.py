@@ -1,4 +1,4 @@
-"""Filings pass 5 (issue 8): sub-sections below the first level of MD&A, each class on a 10-K generated
+"""Sub-sections below the first level of MD&A (issue 8), each class on a 10-K generated
 in the test: the sections a printed TOC lists inside MD&A keep their own heads (unless the heads crowd
 one page), and a larger title set tight under the previous paragraph, the text below it a block of its
 own, starts a section."""
