@@ -39,6 +39,11 @@ from treebuild.llm.tokens import count_tokens
 __all__ = ["OpenAIServer", "Reply", "Request", "echo_summaries", "summary_for", "asked_ids", "max_overlap"]
 
 
+SLOW = 60.0
+"""Seconds to delay an answer no client should wait for. The server stops holding it as soon as the client hangs
+up and records that (``Request.hung_up``): tests assert on that order, never on elapsed time."""
+
+
 @dataclass
 class Reply:
     """One scripted answer.
@@ -68,6 +73,7 @@ class Request:
     body: dict[str, Any]
     at: float  # time.monotonic() on arrival
     done: float | None = None  # when the answer was sent (or the client hung up)
+    hung_up: bool = False  # the client closed the connection while the server delayed its answer
 
     @property
     def messages(self) -> list[dict[str, Any]]:
@@ -209,6 +215,19 @@ class OpenAIServer:
             self.accepts_schemas = True
             self.max_in_flight = self.in_flight
 
+    def settled(self, count: int = 0, timeout: float = 30.0) -> list[Request]:
+        """The chat requests once at least ``count`` arrived and every one is answered or hung up (waiting at
+        most ``timeout`` seconds): a test then asserts on ``hung_up``, the order of client and server, not on
+        elapsed time."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            with self._lock:
+                arrived = sum(r.path.endswith("/chat/completions") for r in self.requests)
+                if self.in_flight == 0 and arrived >= count:
+                    break
+            time.sleep(0.02)
+        return self.chat_requests
+
     @property
     def chat_requests(self) -> list[Request]:
         with self._lock:
@@ -289,6 +308,7 @@ class _Handler(BaseHTTPRequestHandler):
             return
         reply = self.owner._reply_for(request)
         if reply.delay and not self.owner._wait(reply.delay, self.connection):
+            request.hung_up = not self.owner._stop.is_set()
             self.close_connection = True
             return
         if reply.body is not None:

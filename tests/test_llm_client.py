@@ -8,10 +8,9 @@ import asyncio
 import json
 import subprocess
 import sys
-import time
 
 import pytest
-from openai_server import OpenAIServer, Reply, Request, max_overlap
+from openai_server import SLOW, OpenAIServer, Reply, Request, max_overlap
 from pydantic import BaseModel
 
 from treebuild.llm import (
@@ -132,9 +131,13 @@ def test_rate_limit_then_success_is_retried_and_counted(server: OpenAIServer) ->
 
 def test_retry_after_header_is_honoured(server: OpenAIServer) -> None:
     server.script(Reply(status=429, headers={"Retry-After": "0.6"}), Reply(content="ok"))
-    assert ask(ModelClient(config(server, backoff=0.0), Usage())) == "ok"
-    first, second = server.chat_requests
-    assert second.at - first.at >= 0.5
+    waits: list[float] = []
+
+    async def sleep(seconds: float) -> None:  # the client's clock: records each wait instead of sleeping
+        waits.append(seconds)
+
+    assert ask(ModelClient(config(server, backoff=0.0), Usage(), sleep=sleep)) == "ok"
+    assert waits == [0.6] and len(server.chat_requests) == 2  # the server's wait, not the backoff's 0
 
 
 def test_server_errors_give_up_after_max_retries(server: OpenAIServer) -> None:
@@ -164,13 +167,12 @@ def test_auth_error_is_not_retried(server: OpenAIServer) -> None:
 
 
 def test_timeout_is_retried_then_recorded(server: OpenAIServer) -> None:
-    server.responder = lambda request: Reply(content="late", delay=3.0)
+    server.responder = lambda request: Reply(content="late", delay=SLOW)
     usage = Usage()
-    t0 = time.monotonic()
     with pytest.raises(ModelError) as info:
         ask(ModelClient(config(server, timeout=0.3, max_retries=1), usage))
     assert info.value.kind == "timeout"
-    assert time.monotonic() - t0 < 2.5  # never waited for the slow answer
+    assert [r.hung_up for r in server.settled(2)] == [True, True]  # never waited for the slow answer
     assert (usage.calls, usage.retries, usage.failures) == (2, 1, {"timeout": 1})
 
 
@@ -206,13 +208,12 @@ def test_max_tokens_budget_reserves_before_sending(server: OpenAIServer) -> None
 
 
 def test_slow_answer_beyond_max_seconds_is_a_budget_stop(server: OpenAIServer) -> None:
-    server.responder = lambda request: Reply(content="slow", delay=5.0)
+    server.responder = lambda request: Reply(content="slow", delay=SLOW)
     usage = Usage()
-    client = ModelClient(config(server, max_seconds=0.5, timeout=30.0), usage)
-    t0 = time.monotonic()
+    client = ModelClient(config(server, max_seconds=0.5, timeout=SLOW), usage)
     with pytest.raises(BudgetExceeded):
         ask(client)
-    assert time.monotonic() - t0 < 3.0
+    assert [r.hung_up for r in server.settled(1)] == [True]  # stopped at the budget, not at the answer
     assert usage.failures == {"budget": 1}
     with pytest.raises(BudgetExceeded):  # and nothing more is sent
         ask(client)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import os
-import socket
+import re
 import subprocess
 import sys
 import time
@@ -226,31 +226,31 @@ def test_stdio_server_with_a_tenant_filter(store: Store) -> None:
     anyio.run(main)
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+LISTENING = re.compile(r"treebuild MCP server on (http://\S+/mcp)")
+
+
+def _bound_url(proc: subprocess.Popen[bytes], log: Path) -> str:
+    """The URL the server prints once its socket is bound (it was started with --port 0: no port is picked
+    here and released for the server to take, which another process could take first)."""
+    deadline = time.monotonic() + 60
+    while not (found := LISTENING.search(log.read_text())):
+        assert proc.poll() is None, log.read_text()
+        assert time.monotonic() < deadline, "server did not start: " + log.read_text()
+        time.sleep(0.1)
+    return found.group(1)
 
 
 def test_http_server_on_loopback(store: Store, tmp_path: Path) -> None:
-    port = _free_port()
     log = (tmp_path / "server.log").open("w")
-    proc = subprocess.Popen([sys.executable, *_server_args(store, "--transport", "http", "--port", str(port),
+    proc = subprocess.Popen([sys.executable, *_server_args(store, "--transport", "http", "--port", "0",
                                                            "--filter", "tenant=globex")],
                             env={**os.environ, **_env()}, stdout=log, stderr=subprocess.STDOUT)
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                assert proc.poll() is None, (tmp_path / "server.log").read_text()
-                assert time.monotonic() < deadline, "server did not start"
-                time.sleep(0.2)
+        url = _bound_url(proc, tmp_path / "server.log")
+        assert re.fullmatch(r"http://127\.0\.0\.1:\d+/mcp", url) and not url.endswith(":0/mcp")
 
         async def main() -> None:
-            async with Client(f"http://127.0.0.1:{port}/mcp") as client:
+            async with Client(url) as client:
                 assert {t.name for t in (await client.list_tools()).tools} == TOOLS
                 err, docs, _ = await _call(client, "list_documents", {})
                 assert [d["doc_id"] for d in docs["documents"]] == ["globex-plan"]

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from openai_server import OpenAIServer, Reply, Request
+from openai_server import SLOW, OpenAIServer, Reply, Request
 
 from treebuild import Store, ingest
 from treebuild.query import CancellationToken, StopReason
@@ -279,11 +279,12 @@ def test_a_slow_model_times_out_without_failing_the_query(store: Store, server: 
 
 
 def test_the_documents_seconds_bound_the_model(store: Store, server: OpenAIServer) -> None:
-    server.responder = lambda request: Reply(content='{"read": [], "reasoning": "late"}', delay=3.0)
+    server.responder = lambda request: Reply(content='{"read": [], "reasoning": "late"}', delay=SLOW)
     result = ask(store, server, docs=["report"], max_seconds=0.5)
     (navigation,) = result.documents
     assert navigation.stops[-1].reason in (StopReason.TIMEOUT, StopReason.NAVIGATOR_STOP)
-    assert result.seconds < 2.5 and result.passages == []
+    assert result.passages == []
+    assert all(r.hung_up for r in server.settled())  # the budget ended any request it sent, not the answer
 
 
 # -- prompt injection ---------------------------------------------------------------------------------
@@ -376,11 +377,11 @@ def test_cancelling_during_a_model_step_keeps_the_query_whole(store: Store, serv
 
     def answer(k: str, recs: list[dict[str, Any]], r: Request) -> Reply:
         token.cancel("the user closed the page")
-        return Reply(content=json.dumps({"read": titled(recs, "Revenue"), "reasoning": "late"}), delay=2.0)
+        return Reply(content=json.dumps({"read": titled(recs, "Revenue"), "reasoning": "late"}), delay=SLOW)
 
     server.responder = responder(answer)
     result = ask(store, server, docs=["report"], cancel=token)
     (navigation,) = result.documents
     assert result.cancelled and result.passages == [] and navigation.error is None
     assert navigation.stops[-1].reason is StopReason.CANCELLED
-    assert result.seconds < 2.0
+    assert server.settled(1)[-1].hung_up  # cancelled while the model still held its answer

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import os
 import random
+import select
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import textwrap
@@ -46,30 +46,31 @@ def parquet_files(folder: Path) -> list[Path]:
 
 # ---------------------------------------------------------------- S3 on 127.0.0.1 (moto server mode)
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+MOTO = """import sys
+from moto.server import ThreadedMotoServer
+server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
+server.start()
+print(server.get_host_and_port()[1], flush=True)
+sys.stdin.read()
+server.stop()
+"""
+"""moto's S3 server on a port the system picks; it prints the port it bound and stops when stdin closes."""
 
 
 @pytest.fixture(scope="module")
 def s3() -> Iterator[dict[str, str]]:
-    """A moto S3 server on a free loopback port; yields the environment that points the store at it."""
-    port = _free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(port)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    env = {"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing", "AWS_REGION": "us-east-1",
-           "AWS_ENDPOINT_URL": f"http://127.0.0.1:{port}"}
+    """A moto S3 server on loopback (the port it bound, never one picked here and released); yields the
+    environment that points the store at it."""
+    proc = subprocess.Popen([sys.executable, "-c", MOTO], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True)
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                if time.monotonic() > deadline or proc.poll() is not None:
-                    raise RuntimeError("moto server did not start") from None
-                time.sleep(0.2)
+        assert proc.stdout is not None
+        ready, _, _ = select.select([proc.stdout], [], [], 60)
+        line = proc.stdout.readline() if ready else ""  # the bound port; "" when the server could not start
+        if not line.strip().isdigit():
+            raise RuntimeError(f"moto server did not start (exit code {proc.poll()})")
+        env = {"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing", "AWS_REGION": "us-east-1",
+               "AWS_ENDPOINT_URL": f"http://127.0.0.1:{int(line)}"}
         import boto3
 
         boto3.client("s3", endpoint_url=env["AWS_ENDPOINT_URL"], region_name="us-east-1",
@@ -83,8 +84,13 @@ def s3() -> Iterator[dict[str, str]]:
             else:
                 os.environ[k] = v
     finally:
-        proc.terminate()
-        proc.wait(timeout=10)
+        if proc.stdin is not None:
+            proc.stdin.close()  # the server stops
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
 
 
 @pytest.fixture(params=["local", "s3"])
@@ -496,8 +502,9 @@ def _pg_binary(name: str) -> str | None:
 
 @pytest.fixture(scope="module")
 def postgres() -> Iterator[str]:
-    """A throwaway PostgreSQL cluster on 127.0.0.1 (free port, trust auth, temp folder); yields the
-    DuckLake catalog string. PostgreSQL refuses to run as root, so as root it runs as an unprivileged user."""
+    """A throwaway PostgreSQL cluster reached through a Unix socket in a temp folder (no TCP port, trust
+    auth); yields the DuckLake catalog string. PostgreSQL refuses to run as root, so as root it runs as an
+    unprivileged user."""
     import pwd
     import tempfile
 
@@ -513,14 +520,14 @@ def postgres() -> Iterator[str]:
         as_user = {"user": pw.pw_uid, "group": pw.pw_gid}
     base = Path(tempfile.mkdtemp(prefix="tb-pg-"))
     base.chmod(0o777)  # the cluster's owner (maybe not us) writes here
-    data, port = base / "data", _free_port()
+    data, port = base / "data", 5432  # the socket file's name: the cluster listens on no TCP port
     subprocess.run([initdb, "-D", str(data), "-A", "trust", "-U", "tb", "-E", "UTF8", "--no-sync"], check=True,
                    capture_output=True, timeout=120, **as_user)  # type: ignore[call-overload]
     subprocess.run([pg_ctl, "-D", str(data), "-l", str(base / "server.log"), "-w", "-t", "60",
-                    "-o", f"-h 127.0.0.1 -p {port} -k {base} -F", "start"], check=True, capture_output=True,
+                    "-o", f"-h '' -p {port} -k {base} -F", "start"], check=True, capture_output=True,
                    timeout=120, **as_user)  # type: ignore[call-overload]
     try:
-        yield f"postgres:dbname=postgres host=127.0.0.1 port={port} user=tb"
+        yield f"postgres:dbname=postgres host={base} port={port} user=tb"  # a folder: libpq's Unix socket
     finally:
         subprocess.run([pg_ctl, "-D", str(data), "-m", "immediate", "stop"], capture_output=True, timeout=60,
                        **as_user)  # type: ignore[call-overload]

@@ -194,10 +194,29 @@ def create_server(store: Store, scope: AccessFilter | Mapping[str, Any] | None =
 def serve(store: Store, scope: AccessFilter | Mapping[str, Any] | None = None, *,
           transport: Literal["stdio", "http"] = "stdio", host: str = "127.0.0.1", port: int = 8000,
           limits: ToolLimits | None = None, navigator: str | Navigator = DEFAULT_NAVIGATOR,
-          config: ModelConfig | None = None) -> None:
-    """Run the server until it is stopped (stdio: until the client closes the pipe)."""
+          config: ModelConfig | None = None, on_listening: Callable[[str], None] | None = None) -> None:
+    """Run the server until it is stopped (stdio: until the client closes the pipe).
+
+    Over HTTP the socket is bound first (``port=0``: any free port) and ``on_listening`` gets the URL with the
+    port actually bound, before the first request can arrive."""
     server = create_server(store, scope, limits, navigator=navigator, config=config)
     if transport == "stdio":
         server.run("stdio")
-    else:
-        server.run("streamable-http", host=host, port=port)
+        return
+    import socket
+
+    import anyio
+    import uvicorn  # the MCP SDK's own HTTP server
+
+    app = server.streamable_http_app(host=host)
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.create_server((host, port), family=family)
+    bound = sock.getsockname()[1]
+    if on_listening is not None:
+        shown = f"[{host}]" if family == socket.AF_INET6 else host
+        on_listening(f"http://{shown}:{bound}/mcp")
+    http = uvicorn.Server(uvicorn.Config(app, log_level=server.settings.log_level.lower()))
+    try:
+        anyio.run(lambda: http.serve(sockets=[sock]))
+    finally:
+        sock.close()

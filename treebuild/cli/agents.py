@@ -126,7 +126,8 @@ def mcp(
     transport: Annotated[Transport, typer.Option("--transport", help="stdio (launched by the agent) or http "
                                                  "(streamable HTTP at http://HOST:PORT/mcp).")] = Transport.stdio,
     host: Annotated[str, typer.Option("--host", help="Address to listen on (http).")] = "127.0.0.1",
-    port: Annotated[int, typer.Option("--port", min=1, max=65535, help="Port to listen on (http).")] = 8000,
+    port: Annotated[int, typer.Option("--port", min=0, max=65535, help="Port to listen on (http; 0: any free "
+                                                   "port, printed once bound).")] = 8000,
     navigator: Annotated[str | None, typer.Option("--navigator", help="Navigator of the navigate tool: 'lexical' "
                                                   "(offline, not a language model; the default) or 'litellm' (the "
                                                   "default when --model names a model).")] = None,
@@ -152,9 +153,11 @@ def mcp(
         resolve_navigator(name, config)
     except TreebuildError as exc:
         fail(exc)
-    if transport is Transport.http:
-        shown = json.dumps(scope.to_dict()) if not scope.empty else "all documents"
-        err.print(f"treebuild MCP server on http://{host}:{port}/mcp  (store {st.root}; {shown}; navigator {name})",
-                  markup=False, highlight=False)
+    shown = json.dumps(scope.to_dict()) if not scope.empty else "all documents"
+
+    def listening(url: str) -> None:
+        err.print(f"treebuild MCP server on {url}  (store {st.root}; {shown}; navigator {name})", markup=False,
+                  highlight=False)
+
     serve(st, scope, transport="stdio" if transport is Transport.stdio else "http", host=host, port=port,
-          navigator=name, config=config)
+          navigator=name, config=config, on_listening=listening)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import random
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 from pydantic import BaseModel
@@ -43,8 +44,9 @@ class ModelClient:
     """
 
     def __init__(self, config: ModelConfig, usage: Usage, *, transport: Transport | None = None,
-                 budget: Budget | None = None) -> None:
+                 budget: Budget | None = None, sleep: Callable[[float], Awaitable[Any]] | None = None) -> None:
         self.config = config
+        self._sleep = sleep or asyncio.sleep  # the wait between retries (tests pass one that records it)
         self.usage = usage
         self.transport: Transport = transport or LiteLLMTransport()
         self.budget = budget or Budget(usage, config.max_calls, config.max_tokens, config.max_seconds)
@@ -114,7 +116,7 @@ class ModelClient:
                     self.budget.stop(f"max_seconds={self.config.max_seconds:g} reached while retrying ({exc.kind})")
                 attempt += 1
                 self.usage.retries += 1
-                await asyncio.sleep(wait)
+                await self._sleep(wait)
 
     def _backoff(self, attempt: int, retry_after: float | None) -> float:
         if retry_after is not None:
