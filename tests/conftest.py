@@ -28,6 +28,7 @@ if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
 # CI runs the same hypothesis examples every time (a red CI must be reproducible); developers
 # get fresh random examples locally, which is where new edge cases are found.
 from hypothesis import settings as _hypothesis_settings  # noqa: E402
+from kinds import KINDS, kind_of  # noqa: E402
 from openai_server import OpenAIServer  # noqa: E402  (after the environment is set)
 
 _hypothesis_settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True)
@@ -53,3 +54,6 @@ LONG_MODULES = ("test_flows.py", "test_store_lake.py", "test_store.py", "test_qu
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     rank = {name: i for i, name in enumerate(LONG_MODULES)}
     items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # stable: other modules keep their order
+    for item in items:  # unit / docgen / integration, from what the test uses (tests/kinds.py)
+        if not any(item.get_closest_marker(kind) for kind in KINDS):
+            item.add_marker(getattr(pytest.mark, kind_of(item)))
