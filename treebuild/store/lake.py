@@ -21,8 +21,8 @@ import duckdb
 
 from ..errors import StoreError
 
-__all__ = ["Location", "LAKE", "CATALOG_FILE", "DATA_DIR", "load_extension", "open_lake", "Session", "session",
-           "SESSIONS_PER_PROCESS", "catalog_identity"]
+__all__ = ["Location", "LAKE", "CATALOG_FILE", "DATA_DIR", "load_extension", "open_lake", "shared_lake",
+           "catalog_identity"]
 
 LAKE = "tb"  # the name every treebuild connection attaches the store under
 CATALOG_FILE = "catalog.sqlite"  # SQLite: several local processes may write (a DuckDB-file catalog allows one)
@@ -198,20 +198,9 @@ def open_lake(loc: Location, *, read_only: bool) -> duckdb.DuckDBPyConnection:
     return con
 
 
-@dataclass(eq=False)
-class Session:
-    """This process's connection to one store, shared by every :class:`~treebuild.store.Store` object on it:
-    attaching costs ~0.05-0.1 s, and each new transaction still reads the catalog's latest snapshot. The
-    one cache of open stores in a process (``ingest(path, "store")`` in a loop, a backfill worker's
-    documents, the CLI and the MCP server all open a store through it)."""
-
-    con: duckdb.DuckDBPyConnection
-    catalog_ready: bool = False  # a writable Store checked (or set up) the catalog's tables, views and macros
-
-
-_SESSIONS: OrderedDict[tuple[str, str, bool, int | None], Session] = OrderedDict()
-_SESSIONS_LOCK = threading.Lock()
-SESSIONS_PER_PROCESS = 4  # stores kept attached per process (a backfill writes to one)
+_OPEN: OrderedDict[tuple[str, str, bool, int | None], duckdb.DuckDBPyConnection] = OrderedDict()
+_OPEN_LOCK = threading.Lock()
+OPEN_CACHE = 4  # stores kept attached per process (a backfill writes to one)
 
 
 def catalog_identity(loc: Location) -> int | None:
@@ -225,22 +214,26 @@ def catalog_identity(loc: Location) -> int | None:
         return None
 
 
-def session(loc: Location, *, read_only: bool) -> Session:
-    """The session of this store (and mode) in this process, opened on first use with ``open_lake``. Keyed on
-    the catalog's identity: a store deleted and created again at the same path gets a new session."""
-    with _SESSIONS_LOCK:
-        found = _SESSIONS.get(key := (loc.catalog, loc.data, read_only, catalog_identity(loc)))
-        if found is not None:
-            _SESSIONS.move_to_end(key)
-            return found
-    opened = Session(open_lake(loc, read_only=read_only))
+def shared_lake(loc: Location, *, read_only: bool) -> duckdb.DuckDBPyConnection:
+    """``open_lake``, reusing this process's connection to the same store (loading the extensions and
+    attaching costs ~0.05-0.1 s; each new transaction still reads the catalog's latest snapshot).
+
+    The one cache of open stores in a process: every :class:`~treebuild.store.Store` object on a store
+    (``ingest(path, "store")`` in a loop, each document of a backfill worker, the CLI, the MCP server) shares
+    its connection. Keyed on the catalog's identity, so a store deleted and created again at the same path
+    is opened anew, never read or written through a connection to the old catalog."""
+    with _OPEN_LOCK:
+        con = _OPEN.get(key := (loc.catalog, loc.data, read_only, catalog_identity(loc)))
+        if con is not None:
+            _OPEN.move_to_end(key)
+            return con
+    con = open_lake(loc, read_only=read_only)
     key = (loc.catalog, loc.data, read_only, catalog_identity(loc))
-    with _SESSIONS_LOCK:
-        found = _SESSIONS.setdefault(key, opened)  # another thread may have opened it meanwhile: keep one
-        _SESSIONS.move_to_end(key)
-        while len(_SESSIONS) > SESSIONS_PER_PROCESS:
-            _SESSIONS.popitem(last=False)  # not closed: a Store may still use it; freed with its last user
-    return found
+    with _OPEN_LOCK:
+        _OPEN[key] = con
+        while len(_OPEN) > OPEN_CACHE:
+            _OPEN.popitem(last=False)  # not closed: a Store may still use it; freed with its last user
+    return con
 
 
 def _create_relative(con: duckdb.DuckDBPyConnection, meta: str, loc: Location) -> None:

@@ -35,7 +35,7 @@ from filelock import FileLock
 from ..errors import NotFound, StoreError
 from ..model import Method, Tree
 from .catalog import CATALOG_FORMAT, catalog_format, install
-from .lake import LAKE, Location, Session, session
+from .lake import LAKE, Location, shared_lake
 from .readonly import check_read_only
 from .rows import grid_rows, load_tree, node_rows, tree_rows, unit_rows
 
@@ -142,7 +142,6 @@ class Store:
         self._writable = create
         self._locks: dict[str, FileLock] = {}
         self._con: duckdb.DuckDBPyConnection | None = None
-        self._session: Session | None = None
         self._local = threading.local()
         self._crash_hook: CrashHook | None = None
         loc = self.location
@@ -184,19 +183,15 @@ class Store:
         except OSError as exc:
             raise StoreError(f"cannot initialise store: {exc.strerror or exc}", path=str(self.root),
                              hint="check permissions and free space") from exc
-        with self._write_guard():  # a new store's catalog is created under it
+        with self._write_guard():
             con = self._connection()
-            assert self._session is not None
-            if self._session.catalog_ready:  # another Store of this process checked it
+            if catalog_format(con) == CATALOG_FORMAT:  # checked by every writable Store: a catalog may change
                 return
-            if catalog_format(con) != CATALOG_FORMAT:
-                self._retry(lambda: install(self._cursor()), what="set up the catalog")
-            self._session.catalog_ready = True
+            self._retry(lambda: install(self._cursor()), what="set up the catalog")
 
     def _connection(self) -> duckdb.DuckDBPyConnection:
         if self._con is None:
-            self._session = session(self.location, read_only=not self._writable)
-            self._con = self._session.con
+            self._con = shared_lake(self.location, read_only=not self._writable)
         return self._con
 
     def _new_cursor(self) -> duckdb.DuckDBPyConnection:
@@ -216,7 +211,6 @@ class Store:
     def close(self) -> None:
         """Let go of the store's connection (shared with other Store objects on the same store in this process)."""
         self._con = None
-        self._session = None
         self._local = threading.local()
 
     @property
