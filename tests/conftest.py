@@ -14,6 +14,9 @@ os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
 os.environ.setdefault("PREFECT_HOME", tempfile.mkdtemp(prefix="treebuild-prefect-"))
 os.environ.pop("TREEBUILD_STORE", None)
 os.environ.pop("TREEBUILD_MODEL", None)
+for _name in ("TREEBUILD_OCR", "TREEBUILD_OCR_ENGINE", "TREEBUILD_OCR_LANG", "TREEBUILD_OCR_WORKERS"):
+    os.environ.pop(_name, None)
+os.environ["TREEBUILD_OCR_CACHE"] = tempfile.mkdtemp(prefix="treebuild-ocr-cache-")  # not the user's cache
 # The CLI lays its tables out for the terminal it finds at import (200 columns when piped); a COLUMNS exported
 # by the shell (or inherited by pytest-xdist workers from the controller) would narrow them and cut the ids the
 # tests look for, so every run lays out as a piped run does.

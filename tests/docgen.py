@@ -350,3 +350,21 @@ def scanned_pdf(path: Path, pages: int = 2) -> Path:
         page.insert_image(pymupdf.Rect(72, 72, 400, 400), pixmap=pix)
     doc.save(path)
     return path
+
+
+def scan_copy(src: Path, dst: Path, *, pages: Sequence[int] | None = None, dpi: int = 150) -> Path:
+    """``src`` as a scanner would return it: each page (or each 0-based page in ``pages``; the others are
+    copied as they are, born-digital) rendered at ``dpi`` in grey and placed as the only content of a page
+    of the same size: no text layer, no outline."""
+    out = pymupdf.open()
+    with pymupdf.open(src) as doc:
+        for i, page in enumerate(doc):
+            if pages is not None and i not in pages:
+                out.insert_pdf(doc, from_page=i, to_page=i)
+                continue
+            pix = page.get_pixmap(dpi=dpi, colorspace=pymupdf.csGRAY)
+            new = out.new_page(width=page.rect.width, height=page.rect.height)
+            new.insert_image(new.rect, pixmap=pix)
+    out.set_toc([])
+    out.save(dst)
+    return dst

@@ -153,8 +153,7 @@ CASES: dict[str, tuple[Callable[[Path], Path], list[str], int, str]] = {
                                   "(check the --password value or TREEBUILD_PDF_PASSWORD)"),
     "encrypted, right password": (encrypted, ["--password", "s3cret"], 0, "wrote "),
     "zero pages": (zero_pages, [], 1, "PDF has no pages (export or download it again)"),
-    "image-only": (image_only, [], 0, "warning   {path}: no text layer on 2 of 2 pages: run OCR first "
-                                      "(e.g. ocrmypdf)"),
+    "image-only": (image_only, [], 0, "warning   {path}: no text on 2 of 2 pages, OCR included"),
     "zip bomb DOCX": (zip_bomb, [], 1, "unpacked size {unpacked} MB is over the limit of 16 MB (a zip bomb, or a huge "
                                        "document) (raise it with TREEBUILD_MAX_UNPACKED_MB if the document is "
                                        "genuine)"),

@@ -39,12 +39,12 @@ def test_ingest_and_build_print_warnings_one_line_each_and_count_them(tmp_path: 
     lines = res.output.splitlines()
     created = next(i for i, line in enumerate(lines) if line.startswith("created   scan v1"))
     assert "1 warning)" in lines[created]
-    assert lines[created + 1] == f"warning   {scan}: no text layer on 2 of 2 pages: run OCR first (e.g. ocrmypdf)"
+    assert lines[created + 1] == f"warning   {scan}: no text on 2 of 2 pages, OCR included"
     assert lines[-1] == "2 documents: 2 created, 1 warning"
     res = runner.invoke(app, ["build", str(scan), "-o", str(tmp_path / "x.json")])
     assert res.exit_code == 0 and "warning   " in res.output and "1 warning)" in res.output
     res = runner.invoke(app, ["show", "scan", "--store", str(tmp_path / "s")])
-    assert "no text layer" in res.output  # stored warnings are shown with the tree
+    assert "no text on 2 of 2 pages" in res.output  # stored warnings are shown with the tree
 
 
 def test_skipped_files_are_listed_and_get_no_lock(tmp_path: Path) -> None:
@@ -415,11 +415,11 @@ def test_backfill_rows_carry_and_count_warnings(tmp_path: Path, capsys: pytest.C
     for name in ("scan.pdf", "fine.md"):
         report.add({**asdict(ingest(tmp_path / name, tmp_path / "s")), "path": str(tmp_path / name)})
     scanned, fine = report.rows
-    assert any("no text layer" in w for w in scanned["warnings"]) and fine["warnings"] == []
+    assert any("no text on" in w for w in scanned["warnings"]) and fine["warnings"] == []
     assert report.totals()["warnings"] == len(scanned["warnings"]) >= 1
     assert f"| {report.totals()['warnings']} |" in report.markdown("backfill")
     _print_row(scanned)
     captured = capsys.readouterr()
     assert "1 warning)" in captured.out or "warnings)" in captured.out
     assert [line for line in captured.err.splitlines() if line.startswith("warning   ")
-            and "no text layer" in line and str(tmp_path / "scan.pdf") in line]
+            and "no text on" in line and str(tmp_path / "scan.pdf") in line]

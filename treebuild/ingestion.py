@@ -16,6 +16,7 @@ from .errors import TreebuildError
 from .model import Method
 from .readers import SUPPORTED_SUFFIXES, preflight, read
 from .readers.common import file_digest
+from .readers.ocr import OcrRequest
 from .settings import BuildSettings, Limits, ModelConfig, resolve_settings
 from .store import DocVersion, Store, StoreSummaryCache, doc_id_for, matching_version, valid_doc_id
 
@@ -110,7 +111,7 @@ def ingest(path: str | Path, store: Store | str | Path | None = None, *, doc_id:
         existing = matching_version(versions, sha, shash)
         if existing is not None and not force:
             return _unchanged(p, did, existing, t0)
-        doc = read(p, limits=limits, password=password)
+        doc = read(p, limits=limits, password=password, ocr=OcrRequest.from_settings(settings, limits))
         read_seconds = time.perf_counter() - t0
         cache = StoreSummaryCache(st, did, stored=bool(versions))
         from .pipeline import build_doc  # imported on first build: a backfill's flow process never builds

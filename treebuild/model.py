@@ -288,6 +288,7 @@ class SourceDoc:
     page_count: int | None = None
     warnings: list[str] = field(default_factory=list)  # reader findings the build reports, e.g. no text layer
     tables: list[Table] = field(default_factory=list)  # tables kept as data, by (unit, start); spans never overlap
+    ocr: dict[str, Any] | None = None  # pages read by OCR: engine, count, list, confidence (the tree's ``stats.ocr``)
     _lines: Any = field(default=None, repr=False)  # callable(int) -> list[Line]
     _release: Any = field(default=None, repr=False)  # callable() dropping what the reader keeps for ``lines``
 

@@ -99,8 +99,11 @@ def build_doc(doc: SourceDoc, settings: BuildSettings | None = None, *,
 def build(path: str | Path, settings: BuildSettings | None = None, *,
           model_config: ModelConfig | None = None, cache: SummaryCache | None = None) -> Tree:
     """Read and build one document into a tree (not stored)."""
+    from .readers.ocr import OcrRequest
+
     t0 = time.perf_counter()
-    doc = read(path)
+    settings, model_config = resolve_settings(settings, model_config)
+    doc = read(path, ocr=OcrRequest.from_settings(settings))
     return build_doc(doc, settings, model_config=model_config, cache=cache,
                      read_seconds=time.perf_counter() - t0)
 
@@ -114,4 +117,5 @@ def _stats(ctx: BuildContext) -> dict[str, Any]:
         "max_depth": max((n.depth for n in nodes), default=0),
         "units": len(ctx.doc.units),
         "builder_version": __version__,
+        **({"ocr": ctx.doc.ocr} if ctx.doc.ocr else {}),
     }

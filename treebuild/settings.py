@@ -33,9 +33,24 @@ class BuildSettings(BaseModel):
     # a prompt there makes a new tree version; summary keys include it too.
     prompt_version: str = Field(default_factory=lambda: _prompt_version())
     structure_fallback: bool = False  # ask the model for sections when nothing else is found
+    # pages without usable text: read by OCR in ``auto`` (only those), every page in ``force``, none in ``off``;
+    # with this engine and language (``TREEBUILD_OCR``, ``TREEBUILD_OCR_ENGINE``, ``TREEBUILD_OCR_LANG``)
+    ocr: Literal["auto", "off", "force"] = "auto"
+    ocr_engine: Literal["tesseract", "rapidocr"] = "tesseract"
+    ocr_lang: str = Field(default="eng", pattern=r"^[a-z_]+(\+[a-z_]+)*$")
 
     def hash(self) -> str:
-        return settings_hash(self.model_dump())
+        values = self.model_dump()
+        for name in HASHED_WHEN_SET:  # versions built before these settings existed keep their identity
+            if values[name] == type(self).model_fields[name].default:
+                del values[name]
+        return settings_hash(values)
+
+
+HASHED_WHEN_SET = ("ocr", "ocr_engine", "ocr_lang")
+"""Settings added after stores existed: part of the hash only away from their defaults, so a store's
+versions still match the same bytes built with the defaults (and are not all built again on upgrade)."""
+OCR_ENV = {"ocr": "TREEBUILD_OCR", "ocr_engine": "TREEBUILD_OCR_ENGINE", "ocr_lang": "TREEBUILD_OCR_LANG"}
 
 
 class ModelConfig(BaseSettings):
@@ -103,7 +118,32 @@ def resolve_settings(settings: BuildSettings | None, config: ModelConfig | None)
     if config.model != settings.model:
         raise TreebuildError(f"the build settings name model {settings.model!r} but the model connection "
                              f"names {config.model!r}", hint="pass the same model to both")
-    return settings, config
+    return _ocr_from_env(settings), config
+
+
+def _ocr_from_env(settings: BuildSettings) -> BuildSettings:
+    """The OCR settings not given, from ``TREEBUILD_OCR*`` (validated: a wrong value is refused, naming it)."""
+    import os
+
+    from pydantic import ValidationError
+
+    from .errors import TreebuildError
+
+    update = {k: os.environ[env] for k, env in OCR_ENV.items()
+              if k not in settings.model_fields_set and os.environ.get(env)}
+    if not update:
+        return settings
+    try:
+        return BuildSettings(**{**settings.model_dump(exclude_unset=True), **update})
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        name = str(first["loc"][0])
+        raise TreebuildError(f"invalid {OCR_ENV.get(name, name)}={update.get(name)!r}: {first['msg']}",
+                             hint=_OCR_HINTS.get(name)) from None
+
+
+_OCR_HINTS = {"ocr": "use auto, off or force", "ocr_engine": "use tesseract or rapidocr",
+              "ocr_lang": "Tesseract language codes joined by +, e.g. eng+deu"}
 
 
 _MiB = 1 << 20
@@ -113,7 +153,8 @@ class Limits(BaseSettings):
     """Caps on one document, checked before the heavy work (reading text, building the tree).
 
     Read from ``TREEBUILD_MAX_FILE_MB``, ``TREEBUILD_MAX_PAGES``, ``TREEBUILD_MAX_UNITS``,
-    ``TREEBUILD_MAX_CHARS`` and ``TREEBUILD_MAX_UNPACKED_MB``. They never change a tree (a document
+    ``TREEBUILD_MAX_CHARS``, ``TREEBUILD_MAX_UNPACKED_MB``, ``TREEBUILD_OCR_MAX_PAGES`` and
+    ``TREEBUILD_OCR_PAGE_SECONDS``. They never change a tree (a document
     is built whole or refused), so they are not part of the settings hash. The defaults take a
     5,000-page PDF (about 25 million characters, a few hundred MB) with room to spare.
     """
@@ -125,6 +166,8 @@ class Limits(BaseSettings):
     max_units: int = Field(default=2_000_000, ge=1)  # pages or blocks (paragraphs, tables), after reading
     max_chars: int = Field(default=250_000_000, ge=1)  # characters of text, after reading, before structure
     max_unpacked_mb: float = Field(default=1024, gt=0)  # DOCX: XML once unzipped (zip bombs), before parsing
+    ocr_max_pages: int = Field(default=2_000, ge=1)  # pages read by OCR per document, checked before the first
+    ocr_page_seconds: float = Field(default=120, gt=0)  # OCR time per page; a page over it is left empty (warned)
 
     @property
     def max_file_bytes(self) -> int:

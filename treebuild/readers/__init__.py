@@ -21,6 +21,7 @@ from .limits import check_file_size, check_text
 
 if TYPE_CHECKING:
     from ..settings import Limits
+    from .ocr import OcrRequest
 
 __all__ = ["Reader", "READERS", "reader_for", "format_for", "read", "preflight", "check_path", "SUPPORTED_SUFFIXES",
            "FORMATS", "PASSWORD_ENV"]
@@ -151,17 +152,23 @@ def preflight(path: Path, limits: Limits | None = None) -> Limits:
     return limits
 
 
-def read(path: str | Path, *, limits: Limits | None = None, password: str | None = None) -> SourceDoc:
+def read(path: str | Path, *, limits: Limits | None = None, password: str | None = None,
+         ocr: OcrRequest | None = None) -> SourceDoc:
     """Read a document with the reader for its suffix; errors name the file, the cause and the cap.
 
     ``limits`` defaults to :class:`~treebuild.settings.Limits` from the environment; ``password``
-    (default: ``TREEBUILD_PDF_PASSWORD``) opens an encrypted PDF or a password-protected DOCX.
+    (default: ``TREEBUILD_PDF_PASSWORD``) opens an encrypted PDF or a password-protected DOCX; ``ocr``
+    says which PDF pages OCR reads (default: ``TREEBUILD_OCR*``, else pages without usable text).
     """
     p = Path(path)
     limits = preflight(p, limits)
     fmt = format_for(p)
     if password is None:
         password = os.environ.get(PASSWORD_ENV)
-    doc = _reader(fmt).read(p, limits, password)
+    reader = _reader(fmt)
+    if fmt == "pdf":  # the one format with pages to OCR
+        doc = reader.read(p, limits, password, ocr=ocr)  # type: ignore[call-arg]
+    else:
+        doc = reader.read(p, limits, password)
     check_text(p, doc, limits)
     return doc

@@ -25,6 +25,8 @@ from ..model import Format, Line, OutlineEntry, SourceDoc, Unit, UnitKind
 from ..settings import Limits
 from .common import file_digest
 from .limits import check_pages
+from .ocr import OcrMode, OcrRequest
+from .ocr_pages import read_pages
 from .pdf_styles import FontBook, Piece, StyledBlock, StyledLine, bold_font, page_styles, typed_line
 
 __all__ = ["PdfReader"]
@@ -44,7 +46,9 @@ class PdfReader:
     suffixes: tuple[str, ...] = (".pdf",)
     format: str = Format.pdf
 
-    def read(self, path: Path, limits: Limits | None = None, password: str | None = None) -> SourceDoc:
+    def read(self, path: Path, limits: Limits | None = None, password: str | None = None,
+             ocr: OcrRequest | None = None) -> SourceDoc:
+        """``ocr``: which pages to read by OCR, with which engine (default: from ``TREEBUILD_OCR*``)."""
         sha, size = file_digest(path)
         try:
             doc = pymupdf.open(path)
@@ -89,9 +93,17 @@ class PdfReader:
                 geometry[index] = _page_blocks(page, units[index].text, tp)
             return geometry[index]
 
+        request = ocr if ocr is not None else OcrRequest.from_env(limits)
         try:
             units.extend(_page_units(doc, blocks, kept))
+            scanned = read_pages(doc, [u.text for u in units], str(path), request)  # the pages needing OCR
+            for i, page in scanned.pages.items():  # their text layer is the OCR's
+                units[i].text = page.text
+                layouts[i] = (page.lines, page.blocks)
+                kept.pop(i, None)
             outline = _outline(doc, units)
+        except ReadError:
+            raise
         except Exception as exc:
             raise ReadError(f"cannot extract text: {exc}", path=str(path)) from exc
         meta = {k: str(v) for k, v in (doc.metadata or {}).items() if v}
@@ -99,17 +111,22 @@ class PdfReader:
 
         return SourceDoc(
             path=str(path), format=Format.pdf, units=units, sha256=sha, size=size, title=title,
-            metadata=meta, outline=outline, page_count=len(units), warnings=_text_layer_warnings(path, units),
-            _lines=lines, _release=kept.clear,
+            metadata=meta, outline=outline, page_count=len(units),
+            warnings=[*scanned.warnings, *_text_layer_warnings(path, units, scanned.unavailable or request.mode)],
+            ocr=scanned.facts(), _lines=lines, _release=kept.clear,
         )
 
 
-def _text_layer_warnings(path: Path, units: list[Unit]) -> list[str]:
-    """A scanned PDF reads as blank pages and would silently become one empty node: say so."""
+def _text_layer_warnings(path: Path, units: list[Unit], mode: OcrMode | bool) -> list[str]:
+    """A document of mostly blank pages would silently become one empty node: say so, and whether OCR
+    was off or found nothing either (``mode`` True: the OCR engine's absence was reported already)."""
     blank = sum(1 for u in units if not u.text.strip())
-    if not units or blank * 2 <= len(units):
+    if not units or blank * 2 <= len(units) or mode is True:
         return []
-    return [f"{path}: no text layer on {blank} of {len(units)} pages: run OCR first (e.g. ocrmypdf)"]
+    if mode == OcrMode.off:
+        return [f"{path}: no text layer on {blank} of {len(units)} pages and OCR is off: ingest with --ocr auto "
+                "(or TREEBUILD_OCR=auto) to read them"]
+    return [f"{path}: no text on {blank} of {len(units)} pages, OCR included"]
 
 
 def _truncated(path: Path) -> ReadError:
