@@ -103,6 +103,7 @@ def test_scanned_pages_get_a_text_layer_with_lines_sizes_and_structure(tmp_path:
         head = next(ln for ln in lines if ln.text == title)
         body = [ln for ln in lines if ln is not head]
         assert abs(head.size - HEADING) <= 1.5 and all(abs(ln.size - BODY_SIZE) <= 1.0 for ln in body)
+        assert head.bold and not any(ln.bold for ln in body)  # from the strokes' width
         assert 72 - 3 <= head.x0 <= 72 + 3 and 100 - HEADING <= head.y0 < head.y1 <= 100 + 5
         assert doc.units[k].text[head.char:].startswith(title)
     assert doc.ocr is not None and doc.ocr["pages"] == 4 and doc.ocr["page_list"] == "1-4"
@@ -129,6 +130,18 @@ def test_only_image_only_pages_are_read_and_a_reread_makes_no_ocr_call(tmp_path:
     assert [u.text for u in again.units] == [u.text for u in doc.units]
     born = read(src)
     assert counting.calls == 2 and born.ocr is None  # born-digital pages are never read by OCR
+
+
+def test_table_cells_far_apart_are_lines_of_their_own(tmp_path: Path) -> None:
+    doc = pymupdf.open()
+    page = doc.new_page()
+    for k, (label, value) in enumerate([("Net sales", "6,269"), ("Operating profit", "675")]):
+        page.insert_text((72, 100 + 20 * k), label, fontsize=11)
+        page.insert_text((400, 100 + 20 * k), value, fontsize=11)
+    doc.save(tmp_path / "table.pdf")
+    scan = read(scan_copy(tmp_path / "table.pdf", tmp_path / "scan.pdf"))
+    assert [ln.text for ln in scan.lines(0)] == ["Net sales", "6,269", "Operating profit", "675"]
+    assert scan.units[0].text == "Net sales\n6,269\nOperating profit\n675\n"
 
 
 def test_modes_off_and_force(tmp_path: Path, counting: Counting) -> None:

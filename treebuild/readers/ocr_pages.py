@@ -22,14 +22,16 @@ an OCR'd page as they read any other.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
+import re
 import statistics
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -54,25 +56,30 @@ IMAGE_PAGE_SHARE = 0.5
 SPARSE_TEXT_SHARE = 0.15
 """... and its text layer covers almost none of it when the text lines' boxes cover less than this share of
 the images' area (a Bates number, a running head over a scanned page)."""
-GARBAGE_SHARE = 0.05
-"""A text layer with at least this share of characters that decode to nothing is garbage: U+FFFD, private-use
-code points, or control characters (a font without its ToUnicode map reads as glyph ids, its spaces as U+0003:
-one a word; extracted text has none)."""
+GARBAGE_SHARE = 0.3
+"""A text layer with at least this share of U+FFFD (characters MuPDF could not decode) is garbage ..."""
+GLYPH_GAPS = 3
+"""... and so is one whose words are glyph ids: a font without its ToUnicode map reads as shifted letters with a
+control character for each space (``)FMMP\x01XPSME``); at least this many such gaps, and more of them than
+spaces. (Math and music fonts also map glyphs to controls and private-use code points, but not between
+letters: those born-digital pages are left alone.)"""
+_GLYPH_GAP = re.compile(r"(?<=[^\W\d_])[\x00-\x08\x0b\x0c\x0e-\x1f](?=[^\W\d_])")
 LOW_CONFIDENCE = 0.7
 """A page whose mean word confidence is below this is listed in the warnings as read with low confidence."""
 MIN_WORD_CONFIDENCE = 0.2
 """Words the engine is less sure of are dropped: on a scan's photographs and rules, what Tesseract reads
-below this is noise, not text."""
+below this is noise (``|``, ``ee``), and so is a dense dot leader read at 150 dpi (``cccceeee``)."""
 CACHE_ENV = "TREEBUILD_OCR_CACHE"
 WORKERS_ENV = "TREEBUILD_OCR_WORKERS"
 _CACHE_VERSION = 1
 """Part of every cache key: a change of what is cached makes new entries instead of misreading old ones."""
 
-# word heights over type size, by the letters a word has: tall (capitals, digits, ascenders) and deep
-# (descenders); measured on born-digital pages rasterised and read by Tesseract (bench/ocr_engines.py --sizes)
-_TALL = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789bdfhklt()[]{}|/\\$%&@#!?")
+# word heights over type size, by the letters a word has: tall (capitals, digits, ascenders, dotted i and j)
+# and deep (descenders); measured on a 10-Q set in Arial, rasterised at 150 dpi and read by Tesseract (the
+# median of each class over 5,762 words matched to the born-digital lines; bench/README.md "Issue 28, OCR")
+_TALL = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789bdfhijklt()[]{}|/\\$%&@#!?")  # i and j: their dots
 _DEEP = frozenset("gjpqy()[]{}|,;")
-HEIGHT_RATIO = {(True, True): 0.93, (True, False): 0.72, (False, True): 0.68, (False, False): 0.48}
+HEIGHT_RATIO = {(True, True): 0.93, (True, False): 0.75, (False, True): 0.75, (False, False): 0.56}
 """A word's box height over the type size, by (has a tall letter, has a deep letter)."""
 
 
@@ -85,6 +92,7 @@ class OcrPage:
     blocks: list[tuple[float, float, int]]
     confidence: float | None  # mean word confidence; None: nothing read
     cached: bool = False
+    strokes: list[float | None] = field(default_factory=list)  # each line's stroke width over its type size
 
 
 @dataclass
@@ -125,9 +133,11 @@ def _ranges(indexes: list[int]) -> str:
 
 # ---------------------------------------------------------------------- which pages
 def _garbage(text: str) -> bool:
-    chars = [c for c in text if not c.isspace()]
-    bad = sum(1 for c in chars if c == "\ufffd" or "\ue000" <= c <= "\uf8ff" or ord(c) < 32)
-    return bool(chars) and bad >= GARBAGE_SHARE * len(chars)
+    chars = len(text) - sum(map(text.count, " \n\t\r"))
+    if chars > 0 and text.count("\ufffd") >= GARBAGE_SHARE * chars:
+        return True
+    gaps = len(_GLYPH_GAP.findall(text))
+    return gaps >= GLYPH_GAPS and gaps > text.count(" ")
 
 
 def page_needs_ocr(page: pymupdf.Page, text: str, tp: pymupdf.TextPage | None = None) -> str | None:
@@ -163,7 +173,15 @@ def render_page(page: pymupdf.Page, dpi: int = OCR_DPI) -> PageImage:
 
 
 def _blank(image: PageImage) -> bool:
-    return min(image.samples) > 200 if image.samples else True  # nothing darker than light grey
+    """Nothing to read: fewer dark pixels than a few characters make (rules, tinted boxes, an empty page)."""
+    dark = len(image.samples) - len(image.samples.translate(None, _DARK))
+    return dark < BLANK_DARK_PIXELS * (image.dpi / OCR_DPI) ** 2
+
+
+BLANK_DARK_PIXELS = 1500
+"""A page rendered at :data:`OCR_DPI` with fewer pixels darker than mid-grey is blank (a 12-point word is
+about 3,000)."""
+_DARK = bytes(range(128))
 
 
 def _cache_dir() -> Path | None:
@@ -285,7 +303,7 @@ def _read(doc: pymupdf.Document, todo: dict[int, str], texts: list[str], path: s
         if lines is None:
             timeouts.append(i)
         else:
-            layout = ocr_layout(lines, image.dpi)
+            layout = ocr_layout(lines, image)
             if layout.text.strip() or not texts[i].strip():
                 layout.cached = cached
                 outcome.pages[i] = layout
@@ -309,6 +327,7 @@ def _read(doc: pymupdf.Document, todo: dict[int, str], texts: list[str], path: s
                 _collect(pending, folder, finish)
         while pending:
             _collect(pending, folder, finish)
+    mark_bold(outcome.pages.values())
     if timeouts:
         outcome.warnings.append(f"{path}: OCR gave up on {len(timeouts)} page(s) after {request.page_seconds:g} s "
                                 f"each (raise TREEBUILD_OCR_PAGE_SECONDS): pages {_ranges(sorted(timeouts))}")
@@ -350,16 +369,82 @@ def estimate_size(line: OcrLine, scale: float) -> float:
     return round(statistics.median(sizes) * 2) / 2  # half points: the steps heading styles are told apart by
 
 
-def ocr_layout(lines: list[OcrLine], dpi: int) -> OcrPage:
-    """A page's text, :class:`Line` objects and blocks from the engine's lines (pixels at ``dpi``)."""
-    scale = 72 / dpi
+def stroke_width(image: PageImage, box: tuple[float, float, float, float]) -> float | None:
+    """Mean length in pixels of the dark runs along the rows of ``box``: the width of the strokes crossed
+    (vertical stems mostly), which bold type makes about 1.5 times wider."""
+    w = image.width
+    x0, x1 = max(0, int(box[0])), min(w, int(box[2]) + 1)
+    dark = runs = 0
+    for y in range(max(0, int(box[1])), min(image.height, int(box[3]) + 1)):
+        row = image.samples[y * w + x0:y * w + x1].translate(_BINARY)
+        dark += row.count(1)
+        runs += row.count(b"\x00\x01") + (row[:1] == b"\x01")
+    return dark / runs if runs else None
+
+
+_BINARY = bytes(1 if i < 128 else 0 for i in range(256))
+BOLD_STEP = 1.25
+"""A line whose strokes are this much wider than the document's body text (both over their type size) is
+bold: on a 10-Q's Arial rasterised at 150 dpi, bold lines measure 0.137-0.163 (quartiles) and regular ones
+0.098-0.103 (bench/README.md, "Issue 28, OCR")."""
+MIN_BODY_CHARS = 200
+"""The body's stroke is known from this many characters; fewer, and no line is marked bold."""
+
+
+def mark_bold(pages: Iterable[OcrPage]) -> None:
+    """Mark bold the lines whose strokes are :data:`BOLD_STEP` wider than the body text's, the stroke width
+    (over the type size) holding most characters of the document's OCR'd pages."""
+    pages = list(pages)
+    weighted = sorted((r, len(ln.text)) for p in pages for ln, r in zip(p.lines, p.strokes, strict=True)
+                      if r is not None)
+    total = sum(n for _, n in weighted)
+    if total < MIN_BODY_CHARS:
+        return
+    half, body = total / 2, weighted[-1][0]
+    for r, n in weighted:
+        half -= n
+        if half <= 0:
+            body = r
+            break
+    for p in pages:
+        p.lines = [dataclasses.replace(ln, bold=True) if r is not None and r >= BOLD_STEP * body else ln
+                   for ln, r in zip(p.lines, p.strokes, strict=True)]
+
+
+COLUMN_GAP = 2.0
+"""A gap between two words of an engine line wider than this many type sizes separates two lines (table
+cells, a TOC entry's page number far right), as MuPDF splits a born-digital page's text."""
+
+
+def split_columns(ln: OcrLine) -> list[OcrLine]:
+    """``ln`` cut at gaps wider than :data:`COLUMN_GAP` type sizes between its words."""
+    if len(ln.words) < 2:
+        return [ln]
+    limit = COLUMN_GAP * estimate_size(ln, 1.0)  # in pixels
+    pieces: list[list[OcrWord]] = [[ln.words[0]]]
+    for prev, word in zip(ln.words, ln.words[1:], strict=False):
+        if word.box[0] - prev.box[2] > limit:
+            pieces.append([])
+        pieces[-1].append(word)
+    if len(pieces) == 1:
+        return [ln]
+    return [OcrLine(" ".join(w.text for w in ws), (min(w.box[0] for w in ws), min(w.box[1] for w in ws),
+                    max(w.box[2] for w in ws), max(w.box[3] for w in ws)),
+                    statistics.fmean(w.confidence for w in ws), ln.block, tuple(ws)) for ws in pieces]
+
+
+def ocr_layout(lines: list[OcrLine], image: PageImage) -> OcrPage:
+    """A page's text, :class:`Line` objects and blocks from the engine's lines (pixels of ``image``); each
+    line's stroke width over its type size is kept for :func:`mark_bold`."""
+    scale = 72 / image.dpi
+    strokes: list[float | None] = []
     parts: list[str] = []
     out: list[Line] = []
     blocks: list[tuple[float, float, int]] = []
     confidences: list[float] = []
     char = 0
     current: int | None = None
-    for ln in lines:
+    for ln in (piece for engine_line in lines for piece in split_columns(engine_line)):
         words = [w for w in ln.words if w.confidence >= MIN_WORD_CONFIDENCE] if ln.words else None
         if words is not None and not words:
             continue
@@ -378,8 +463,11 @@ def ocr_layout(lines: list[OcrLine], dpi: int) -> OcrPage:
         else:
             b0, b1, start = blocks[-1]
             blocks[-1] = (min(b0, y0), max(b1, y1), start)
-        out.append(Line(text, estimate_size(ln, scale), False, x0, y0, x1, y1, char, len(blocks) - 1, "OCR"))
+        size = estimate_size(ln, scale)
+        out.append(Line(text, size, False, x0, y0, x1, y1, char, len(blocks) - 1, "OCR"))
+        stroke = stroke_width(image, ln.box) if image.samples else None
+        strokes.append(stroke / (size / scale) if stroke is not None and size > 0 else None)
         parts.append(text + "\n")
         char += len(text) + 1
     confidence = round(statistics.fmean(confidences), 3) if confidences else None
-    return OcrPage("".join(parts), out, blocks, confidence)
+    return OcrPage("".join(parts), out, blocks, confidence, strokes=strokes)
