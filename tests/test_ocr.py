@@ -257,3 +257,38 @@ def test_ingest_records_ocr_on_the_tree_row_and_reingest_makes_no_call(tmp_path:
     assert row == [{"n": 2, "pages": "3-4"}]
     again = ingest(scan, tmp_path / "store", force=True)
     assert again.status == "created" and counting.calls == 2  # a new version, every page from the cache
+
+
+def test_cli_ingests_a_mixed_folder_and_query_finds_words_only_on_scanned_pages(
+        tmp_path: Path, counting: Counting) -> None:
+    from typer.testing import CliRunner
+
+    from treebuild.cli import app
+
+    runner = CliRunner()
+    folder = tmp_path / "in"
+    folder.mkdir()
+    handbook(tmp_path / "handbook.pdf")
+    scan_copy(tmp_path / "handbook.pdf", folder / "scanned.pdf")
+    scan_copy(tmp_path / "handbook.pdf", folder / "partly.pdf", pages=[3])  # only "3 Cargo manifests" scanned
+    write_pdf(folder / "born.pdf", [[Text("1 Budget", 100, HEADING, True), "Figures for the fiscal year."]])
+    (folder / "notes.md").write_text("# Notes\n\nNothing about ships.\n")
+    store = str(tmp_path / "store")
+    res = runner.invoke(app, ["ingest", str(folder), "--store", store])
+    assert res.exit_code == 0, res.output
+    # the scan's 4 pages; the partly scanned file's one scanned page is the same image as the scan's page 4, so
+    # it comes from the cache; born-digital pages are never read by OCR
+    assert counting.calls == 4
+    assert "4 documents: 4 created, 0 warnings" in res.output
+    again = runner.invoke(app, ["ingest", str(folder), "--store", store, "--force"])
+    assert again.exit_code == 0 and counting.calls == 4  # a re-ingest reads every scanned page from the cache
+    off = runner.invoke(app, ["ingest", str(folder / "scanned.pdf"), "--store", store, "--ocr", "off"])
+    assert off.exit_code == 0 and "OCR is off" in off.output and counting.calls == 4
+    # "timber" and "copper" are printed on the scanned page of chapter 3 only
+    hits = runner.invoke(app, ["query", "which manifest lists timber and copper", "--store", store,
+                               "--doc", "partly", "--json"])
+    assert hits.exit_code == 0, hits.output
+    import json
+
+    passages = json.loads(hits.output)["passages"]
+    assert passages and passages[0]["title"] == "3 Cargo manifests" and passages[0]["start_page"] == 4

@@ -68,7 +68,7 @@ def _prepare(meta: list[str] | None, opts: BuildOptions, catalog: str | None = N
     passed = {"TREEBUILD_API_KEY": opts.api_key, "TREEBUILD_CATALOG": catalog, PASSWORD_ENV: opts.password,
               "TREEBUILD_MAX_CALLS": opts.max_calls, "TREEBUILD_MAX_TOKENS": opts.max_tokens,
               "TREEBUILD_MAX_SECONDS": opts.max_seconds, "TREEBUILD_CONCURRENCY": opts.concurrency,
-              "TREEBUILD_TIMEOUT": opts.timeout}
+              "TREEBUILD_TIMEOUT": opts.timeout, "TREEBUILD_OCR": opts.ocr and opts.ocr.value}
     for name, value in passed.items():
         if value is not None:
             os.environ[name] = str(value)

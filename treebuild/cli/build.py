@@ -83,9 +83,10 @@ def ingest(
     opts: BuildOptions,
 ) -> None:
     """Build documents and commit them to the store as new versions (unchanged ones are skipped)."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 
     from ..ingestion import ingest_many, scan_paths
+    from ..readers.ocr_pages import ocr_progress
     from ..store import Store
 
     if doc_id and doc_id_from_path:
@@ -105,14 +106,24 @@ def ingest(
                   console=err, transient=True) as progress:
         task = progress.add_task("ingesting", total=len(scan.files))
 
+        pages: list[TaskID] = []
+
         def report(res: IngestResult) -> None:
             progress.advance(task)
             print_result(res)
 
+        def ocr_pages(path: str, done: int, total: int) -> None:  # a long scan: a bar of its pages
+            if not pages:
+                pages.append(progress.add_task(f"OCR {Path(path).name}", total=total))
+            progress.update(pages[0], completed=done, total=total, description=f"OCR {Path(path).name}")
+            if done == total:
+                progress.remove_task(pages.pop())
+
         try:
-            results = ingest_many(scan, st, doc_id=doc_id, meta=tags, settings=settings, model_config=config,
-                                  force=force, doc_id_from_path=doc_id_from_path, password=opts.password,
-                                  on_result=report)
+            with ocr_progress(ocr_pages):
+                results = ingest_many(scan, st, doc_id=doc_id, meta=tags, settings=settings, model_config=config,
+                                      force=force, doc_id_from_path=doc_id_from_path, password=opts.password,
+                                      on_result=report)
         except TreebuildError as exc:
             fail(exc)
     print_summary(results, scan)

@@ -50,6 +50,15 @@ out = Console(soft_wrap=True, width=WIDTH)
 err = Console(stderr=True, soft_wrap=True)
 
 
+class OcrChoice(StrEnum):
+    """``--ocr``: the values of :class:`treebuild.readers.ocr.OcrMode` (not imported: the CLI starts without
+    pydantic)."""
+
+    auto = "auto"
+    off = "off"
+    force = "force"
+
+
 class OutputFormat(StrEnum):
     auto = "auto"
     table = "table"
@@ -129,6 +138,7 @@ class BuildOptions:
     timeout: float | None = None
     model_structure: bool = False
     password: str | None = None
+    ocr: OcrChoice | None = None
 
     def resolve(self) -> tuple[BuildSettings, ModelConfig]:
         """Build settings and model connection through the library's one settings path: flags given
@@ -138,8 +148,9 @@ class BuildOptions:
         config = model_config(self.model, api_base=self.api_base, api_key=self.api_key, max_calls=self.max_calls,
                                max_tokens=self.max_tokens, max_seconds=self.max_seconds,
                                concurrency=self.concurrency, timeout=self.timeout)
+        given: dict[str, Any] = {"ocr": self.ocr.value} if self.ocr else {}  # else TREEBUILD_OCR or the default
         settings = BuildSettings(ignore_outline=self.ignore_outline, subdivide=not self.no_subdivide,
-                                 structure_fallback=self.model_structure)
+                                 structure_fallback=self.model_structure, **given)
         return resolve_settings(settings, config)
 
 
@@ -194,6 +205,9 @@ _BUILD_OPTIONS: dict[str, Any] = {
     "model_structure": ModelStructureOpt,
     "password": Annotated[str | None, typer.Option("--password", show_default=False, help="Password of encrypted "
                                                    "PDF and DOCX files (better: env TREEBUILD_PDF_PASSWORD).")],
+    "ocr": Annotated[OcrChoice | None, typer.Option("--ocr", show_default=False, help="OCR of PDF pages: auto "
+                                                    "(the default: pages without usable text), off, or force (every "
+                                                    "page); env TREEBUILD_OCR.")],
 }
 F = TypeVar("F", bound=Callable[..., Any])
 
