@@ -49,8 +49,9 @@ __all__ = ["OcrPage", "OcrOutcome", "render_page", "page_needs_ocr", "read_pages
 
 
 OCR_DPI = 300
-"""Render resolution for OCR: Tesseract's documented sweet spot; a 150-dpi scan is upsampled to it
-(measured in ``bench/README.md``, "Issue 28, OCR": lower error than reading it at 150)."""
+"""Render resolution for OCR: the resolution archive scans are made at, and Tesseract's sweet spot. A 150-dpi
+scan reads as well at 150 in less time (``bench/README.md``, "Issue 28, OCR"), but a 300-dpi one would lose half
+its detail."""
 IMAGE_PAGE_SHARE = 0.5
 """A page whose images cover at least this share of it is an image page (a scan)."""
 SPARSE_TEXT_SHARE = 0.15
