@@ -236,3 +236,138 @@ def test_a_store_from_before_tables_opens_read_only_and_gains_them_on_write(tmp_
     assert writer.sql("SELECT catalog_format FROM store_info").to_pylist() == [{"catalog_format": CATALOG_FORMAT}]
     assert writer.sql("SELECT count(*) AS n FROM tables").to_pylist() == [{"n": 0}]
     assert writer.tree("plain").doc.tables == []
+
+
+# ---------------------------------------------------------------- PDF statements, end to end
+
+BALANCE = [("Cash and cash equivalents", "$ 4,236", "$ 3,844"), ("Short-term investments", "1,860", "1,954"),
+           ("Trade receivables, net", "2,065", "1,878"), ("Total current assets", "8,996", "8,669"),
+           ("Goodwill", "12,787", "12,668"), ("Other assets", "(841)", "-"), ("Total assets", "$ 27,165", "$ 27,241")]
+
+
+def statement_pdf(path: Path, *, ruled: bool = False, prose_pages: int = 2) -> Path:
+    """A filing-like PDF: prose pages, then a balance sheet printed as whitespace-aligned columns (cells placed
+    one by one, figures right-aligned, two-line column headings, a units note, label-only rows), optionally
+    with rules under each row, then a page of prose."""
+    import pymupdf
+
+    doc = pymupdf.open()
+    prose = ("The company designs and sells software. Revenue grew in the year as customers moved to "
+             "subscriptions, and the outlook remains positive for the next fiscal period.")
+    for n in range(prose_pages):
+        page = doc.new_page()
+        page.insert_textbox(pymupdf.Rect(72, 72, 540, 700), f"Part {n + 1}. Business\n\n" + prose * 6, fontsize=10)
+    page = doc.new_page()
+    page.insert_text((200, 60), "CONSOLIDATED BALANCE SHEETS", fontsize=11)
+    page.insert_text((220, 76), "(In millions)", fontsize=9)
+    font = pymupdf.Font("helv")
+
+    def right(x1: float, y: float, text: str) -> None:
+        page.insert_text((x1 - font.text_length(text, fontsize=9), y), text, fontsize=9)
+
+    right(440, 100, "December 2,")
+    right(520, 100, "December 3,")
+    right(440, 110, "2022")
+    right(520, 110, "2021")
+    y = 128.0
+    page.insert_text((60, y), "ASSETS", fontsize=9)
+    y += 12
+    page.insert_text((60, y), "Current assets:", fontsize=9)
+    for label, a, b in BALANCE:
+        y += 12
+        page.insert_text((66, y), label, fontsize=9)
+        for x1, value in ((440, a), (520, b)):
+            if value.startswith("$ "):
+                page.insert_text((x1 - 60, y), "$", fontsize=9)
+                value = value[2:]
+            right(x1, y, value)
+        if ruled:
+            page.draw_line((60, y + 3), (522, y + 3), width=0.5)
+    page.insert_text((60, y + 30), "See the notes to the consolidated financial statements.", fontsize=9)
+    page = doc.new_page()
+    page.insert_textbox(pymupdf.Rect(72, 72, 540, 700), "Notes\n\n" + prose * 4, fontsize=10)
+    doc.save(path)
+    return path
+
+
+@pytest.mark.parametrize("ruled", [False, True])
+def test_pdf_statement_is_one_table_with_headings_labels_and_title(tmp_path: Path, ruled: bool) -> None:
+    doc = read(statement_pdf(tmp_path / "bs.pdf", ruled=ruled))
+    [t] = doc.tables
+    # the units note in brackets heads the label column; the two-line headings join per column
+    assert (t.page, t.unit, t.title, t.header_rows, t.label_columns) == (3, 2, "CONSOLIDATED BALANCE SHEETS", 3, 1)
+    assert t.column_titles() == ["(In millions)", "December 2, 2022", "December 3, 2021"]
+    assert t.body[0] == ("ASSETS", "", "") and t.body[1] == ("Current assets:", "", "")
+    assert [tuple(r) for r in t.body[2:]] == BALANCE
+    assert t.row_labels[2:] == [label for label, _a, _b in BALANCE]
+    text = doc.units[2].text
+    assert text[t.start:t.end].startswith("(In millions)") and text[t.start:t.end].rstrip().endswith("27,241")
+    assert "CONSOLIDATED BALANCE SHEETS" in text[:t.start] and "See the notes" in text[t.end:]
+    x0, y0, x1, y1 = t.bbox or (0, 0, 0, 0)
+    assert 55 < x0 < 70 and 60 < y0 < 76 and 515 < x1 < 525 and y1 > 200  # from the units note down
+
+
+def test_prose_pages_and_numbered_listings_hold_no_tables(tmp_path: Path) -> None:
+    import pymupdf
+
+    doc = pymupdf.open()
+    page = doc.new_page()
+    for n in range(40):  # a code listing with its line numbers in a column
+        page.insert_text((60, 60 + 16 * n), f"{n + 101}", fontsize=9)
+        page.insert_text((100, 60 + 16 * n), f"\\def\\macro{n}{{#{n % 3}}}%", fontsize=9)
+    page = doc.new_page()
+    for n in range(40):  # a contents list: titles and rising page numbers
+        page.insert_text((60, 60 + 16 * n), f"Chapter {n + 1} Topic", fontsize=9)
+        page.insert_text((500, 60 + 16 * n), f"{3 * n + 5}", fontsize=9)
+    doc.save(tmp_path / "listing.pdf")
+    assert read(tmp_path / "listing.pdf").tables == []
+    assert read(statement_pdf(tmp_path / "s.pdf")).units[0].text and \
+        all(t.page == 3 for t in read(statement_pdf(tmp_path / "s2.pdf")).tables)
+
+
+def test_statement_reads_as_markdown_in_text_mcp_sql_and_view(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from treebuild.agents.tools import StoreTools
+    from treebuild.cli import app
+
+    pdf = statement_pdf(tmp_path / "bs.pdf")
+    store_dir = tmp_path / "store"
+    store = Store(store_dir)
+    built = ingest(pdf, store)
+    tree = store.tree(built.doc_id)
+    [t] = tree.doc.tables
+    holder = next(n for n in reversed(list(tree.walk())) if t in n.tables())
+    runner = CliRunner()
+    res = runner.invoke(app, ["text", built.doc_id, holder.node_id, "--store", str(store_dir)])
+    assert res.exit_code == 0, res.output
+    assert t.markdown() in res.output
+    assert any(line.split("|")[1:4] == [" Total assets" + " " * 14, " " * 9 + "$ 27,165 ", " " * 9 + "$ 27,241 "]
+               for line in res.output.splitlines())
+    exact = runner.invoke(app, ["text", built.doc_id, holder.node_id, "--exact", "--store", str(store_dir)])
+    assert "| Total assets" not in exact.output and "27,165" in exact.output
+    res = runner.invoke(app, ["sql", "SELECT node_id, page, title, row_labels FROM latest_tables",
+                              "--store", str(store_dir), "--format", "json"])
+    assert res.exit_code == 0, res.output
+    assert "CONSOLIDATED BALANCE SHEETS" in res.output and holder.node_id in res.output
+    section = StoreTools(store).get_section(built.doc_id, holder.node_id, max_chars=100_000)
+    assert t.markdown() in section["text"]
+    # the offline summary names the statement's real row labels
+    assert "Total current assets" in (holder.summary or "")
+    from browser import Browser, chromium_path
+
+    if chromium_path() is None:
+        pytest.skip("no Chromium (TREEBUILD_SETUP_BROWSER=1 ./scripts/setup installs it)")
+    from treebuild.view import write_view
+
+    out = tmp_path / "view.html"
+    write_view(tree, out)
+    with Browser(out.as_uri()) as b:
+        b.wait_for("document.body.dataset.ready === '1'")
+        b.evaluate(f"location.hash = '#{holder.node_id}'")
+        b.evaluate("[...document.querySelectorAll('.row')].find(r => r.querySelector('.title').textContent"
+                   f" === {json.dumps(holder.title)}).click()")
+        cells = b.evaluate("[...document.querySelectorAll('#detail table.md tr')].map(r => [...r.children]"
+                           ".map(c => c.textContent))")
+        assert ["Total assets", "$ 27,165", "$ 27,241"] in cells
+        assert b.evaluate("document.querySelectorAll('#detail table.md td.num').length") == 2 * len(t.body)

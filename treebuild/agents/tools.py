@@ -276,7 +276,7 @@ class StoreTools:
                     offset: int = 0) -> dict[str, Any]:
         tree = self.tree(doc_id)
         node = self._node(tree, node_id)
-        text = node.text()
+        text = node.text(tables=True)  # tables as Markdown; offsets count in this text
         size = self._max_chars(max_chars)
         if offset > len(text):
             raise ToolFailure("bad_argument", f"offset {offset} is past the end of the section ({len(text)} chars)",

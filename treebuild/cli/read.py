@@ -81,10 +81,12 @@ def text(
     doc_id: DocIdArg,
     node_id: Annotated[str, typer.Argument(help="Node id (see `treebuild show DOC_ID`).")],
     version: VersionOpt = None,
+    exact: Annotated[bool, typer.Option("--exact", help="The exact text span, tables as the reader read their "
+                                                           "cells, not as Markdown tables.")] = False,
     store: StoreOpt = None,
     catalog: CatalogOpt = None,
 ) -> None:
-    """Print the exact text of one section (children included)."""
+    """Print the text of one section (children included), its tables as Markdown tables."""
     try:
         st = open_store(store, catalog)
         tree = load_tree(st, doc_id, version)
@@ -94,7 +96,7 @@ def text(
             raise unknown_node(doc_id, node_id, st, version) from None
     except TreebuildError as exc:
         fail(exc)
-    sys.stdout.write(node.text().rstrip("\n") + "\n")
+    sys.stdout.write(node.text(tables=not exact).rstrip("\n") + "\n")
 
 
 LIST_PAGE = 50  # documents `treebuild list` prints by default: one screen, read from one slice of `trees`
@@ -146,8 +148,9 @@ _ID_MACROS = frozenset({"subtree", "node_path", "node_text"})
 
 @app.command()
 def sql(
-    query: Annotated[str, typer.Argument(help="Read-only SQL over views trees, nodes, units, latest_trees, "
-                                              "latest_nodes and macros subtree, node_path, node_text.")],
+    query: Annotated[str, typer.Argument(help="Read-only SQL over views trees, nodes, units, tables, latest_trees, "
+                                              "latest_nodes, latest_tables and macros subtree, node_path, "
+                                              "node_text.")],
     store: StoreOpt = None,
     catalog: CatalogOpt = None,
     fmt: Annotated[OutputFormat, typer.Option(

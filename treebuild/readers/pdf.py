@@ -21,13 +21,14 @@ import pymupdf
 
 from .. import collector
 from ..errors import ReadError
-from ..model import Format, Line, OutlineEntry, SourceDoc, Unit, UnitKind
+from ..model import Format, Line, OutlineEntry, SourceDoc, Table, Unit, UnitKind
 from ..settings import Limits
 from .common import file_digest
 from .limits import check_pages
 from .ocr import OcrMode, OcrRequest
 from .ocr_pages import read_pages
 from .pdf_styles import FontBook, Piece, StyledBlock, StyledLine, bold_font, page_styles, typed_line
+from .pdf_tables import looks_tabular, page_tables
 
 __all__ = ["PdfReader"]
 
@@ -95,12 +96,14 @@ class PdfReader:
 
         request = ocr if ocr is not None else OcrRequest.from_env(limits)
         try:
-            units.extend(_page_units(doc, blocks, kept))
+            tables: list[Table] = []
+            units.extend(_page_units(doc, blocks, kept, tables))
             scanned = read_pages(doc, [u.text for u in units], str(path), request)  # the pages needing OCR
             for i, page in scanned.pages.items():  # their text layer is the OCR's
                 units[i].text = page.text
                 layouts[i] = (page.lines, page.blocks)
                 kept.pop(i, None)
+            tables = [t for t in tables if t.unit not in scanned.pages]  # spans into a text layer replaced
             outline = _outline(doc, units)
         except ReadError:
             raise
@@ -113,7 +116,7 @@ class PdfReader:
             path=str(path), format=Format.pdf, units=units, sha256=sha, size=size, title=title,
             metadata=meta, outline=outline, page_count=len(units),
             warnings=[*scanned.warnings, *_text_layer_warnings(path, units, scanned.unavailable or request.mode)],
-            ocr=scanned.facts(), _lines=lines, _release=kept.clear,
+            ocr=scanned.facts(), tables=tables, _lines=lines, _release=kept.clear,
         )
 
 
@@ -143,9 +146,10 @@ def _has_eof_marker(path: Path) -> bool:
 
 
 def _page_units(doc: pymupdf.Document, blocks: Callable[[int], list[tuple[float, float, int]]],
-                kept: dict[int, tuple[pymupdf.Page, pymupdf.TextPage]]) -> list[Unit]:
+                kept: dict[int, tuple[pymupdf.Page, pymupdf.TextPage]], tables: list[Table]) -> list[Unit]:
     """One unit per page; each page with its text page goes into ``kept`` while :data:`KEEP_CHARS` lasts.
-    (``tp.extractText()`` is what ``page.get_text("text")`` returns: the same call on the same text page.)"""
+    (``tp.extractText()`` is what ``page.get_text("text")`` returns: the same call on the same text page.)
+    The tables of pages that look tabular go into ``tables`` (:mod:`.pdf_tables`, from the same text page)."""
     labels: list[str] | None = None
     pages = [doc.load_page(i) for i in range(doc.page_count)]
     if doc.get_page_labels():
@@ -155,6 +159,8 @@ def _page_units(doc: pymupdf.Document, blocks: Callable[[int], list[tuple[float,
     for i, page in enumerate(pages):
         tp = page.get_textpage(flags=_TEXT_FLAGS)
         text = tp.extractText()
+        if looks_tabular(text):
+            tables.extend(page_tables(tp.extractWORDS(), text, unit=i, page=i + 1))
         if len(text) <= budget:
             kept[i] = (page, tp)
             budget -= len(text)

@@ -310,7 +310,7 @@ class Extractive:
         title_keys = {_key(w) for w in tokenize(_WINDOW_SUFFIX.sub("", node.title))}
         seen: set[str] = set()
         found: list[str] = []
-        for label in dict.fromkeys(label_lines(self.own_texts[node.node_id])):  # a repeated line once
+        for label in dict.fromkeys(self._label_candidates(node)):  # a repeated line once
             keys = [k for w in tokenize(label) if (k := _key(w)) not in STOPWORDS]
             key = " ".join(keys)
             if not keys or key in seen or set(keys) <= title_keys:
@@ -329,6 +329,14 @@ class Extractive:
                 chosen.append(i)
                 room -= len(found[i]) + 2
         return [found[i] for i in sorted(chosen)]
+
+    def _label_candidates(self, node: Node) -> list[str]:
+        """The node's own tables' titles and row labels (the real ones, when a reader kept the table), then
+        the label-like lines of its own text."""
+        tabled: list[str] = []
+        for table in node.tables(own=True) if node._doc is not None else []:
+            tabled.extend(label_lines("\n".join(([table.title] if table.title else []) + table.row_labels)))
+        return tabled + label_lines(self.own_texts[node.node_id])
 
     def description(self) -> str:
         """One line: the document's title, its opening sentence and its top-level sections."""

@@ -102,7 +102,7 @@ def render_view(tree: Tree, *, limits: ViewLimits | None = None, thumbnails: boo
     rows: list[dict[str, Any]] = []
     cut_count = 0
     for n in nodes:
-        text, cut = _cut(n.own_text(), cap)
+        text, cut = _cut(n.own_text(tables=True), cap)
         cut_count += cut
         summary = _cut(n.summary, limits.summary_chars)[0] if n.summary else None
         rows.append({

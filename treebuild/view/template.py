@@ -62,6 +62,10 @@ body.show-summaries .sum { display:-webkit-box; }
 .thumbs img { border:1px solid var(--line); box-shadow:0 1px 3px rgba(0,0,0,.12); display:block; }
 .thumbs figcaption { color:var(--muted); font-size:11.5px; text-align:center; }
 .cut { color:#9b5a00; font-size:12.5px; }
+#detail table.md { border-collapse:collapse; font-size:12.5px; margin:6px 0; }
+#detail table.md th, #detail table.md td { border:1px solid var(--line); padding:2px 8px; vertical-align:top; }
+#detail table.md th { background:#f6f8fa; }
+#detail table.md td.num, #detail table.md th.num { text-align:right; white-space:nowrap; }
 </style>
 </head>
 <body class="show-summaries">
@@ -96,6 +100,35 @@ function el(tag, cls, text) {
   if (cls) e.className = cls;
   if (text !== undefined && text !== null) e.textContent = String(text);
   return e;
+}
+// A section's text as <pre> blocks, with its Markdown tables (tables the reader kept as data) as <table>s.
+const RULE = /^\|(\s*:?-+:?\s*\|)+$/;
+function mdCells(line) {
+  return line.trim().slice(1, -1).split(/(?<!\\)\|/).map(c => c.trim().replace(/\\\|/g, "|"));
+}
+function textBlocks(text) {
+  const out = [], lines = text.split("\n");
+  let prose = [];
+  const flush = () => { if (prose.join("").trim()) out.push(el("pre", "text", prose.join("\n"))); prose = []; };
+  for (let i = 0; i < lines.length; i++) {
+    if (lines[i].trim().startsWith("|") && i + 1 < lines.length && RULE.test(lines[i + 1].trim())) {
+      flush();
+      const right = mdCells(lines[i + 1]).map(c => c.endsWith(":"));
+      const table = el("table", "md"), head = el("tr");
+      mdCells(lines[i]).forEach((c, k) => { const th = el("th", right[k] ? "num" : "", c); head.append(th); });
+      table.append(head);
+      i += 2;
+      for (; i < lines.length && lines[i].trim().startsWith("|"); i++) {
+        const tr = el("tr");
+        mdCells(lines[i]).forEach((c, k) => tr.append(el("td", right[k] ? "num" : "", c)));
+        table.append(tr);
+      }
+      i--;
+      out.push(table);
+    } else prose.push(lines[i]);
+  }
+  flush();
+  return out.length ? out : [el("pre", "text", text)];
 }
 function pages(n) {
   if (n.sp === null || n.sp === undefined) return "";
@@ -194,7 +227,7 @@ function select(id) {
     d.append(box);
   }
   if (n.children) d.append(el("div", "muted", "Text before the first subsection (each subsection shows its own):"));
-  d.append(el("pre", "text", n.text || "(no text of its own)"));
+  d.append(...textBlocks(n.text || "(no text of its own)"));
   if (n.cut) d.append(el("div", "cut", "Cut at " + n.text.length.toLocaleString() + " of " +
                                     n.ownChars.toLocaleString() + " characters to keep this file small."));
   if (location.hash !== "#" + id) history.replaceState(null, "", "#" + id);
