@@ -41,6 +41,8 @@ class Format(StrEnum):
     pdf = "pdf"
     docx = "docx"
     markdown = "markdown"
+    html = "html"
+    text = "text"
 
 
 class UnitKind(StrEnum):
@@ -311,7 +313,10 @@ class SourceDoc:
 
     @property
     def paged(self) -> bool:
-        return self.format == Format.pdf
+        """Units are printed pages with typographic lines: a PDF, HTML laid out at its page breaks, text
+        with form feeds."""
+        return self.format == Format.pdf or (self.format in (Format.html, Format.text)
+                                             and self.page_count is not None)
 
     @property
     def display_title(self) -> str:

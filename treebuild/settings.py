@@ -168,10 +168,15 @@ class Limits(BaseSettings):
     max_unpacked_mb: float = Field(default=1024, gt=0)  # DOCX: XML once unzipped (zip bombs), before parsing
     ocr_max_pages: int = Field(default=2_000, ge=1)  # pages read by OCR per document, checked before the first
     ocr_page_seconds: float = Field(default=120, gt=0)  # OCR time per page; a page over it is left empty (warned)
+    max_html_mb: float = Field(default=256, gt=0)  # HTML and text files: a document in markup, not a data dump
 
     @property
     def max_file_bytes(self) -> int:
         return int(self.max_file_mb * _MiB)
+
+    @property
+    def max_html_bytes(self) -> int:
+        return int(self.max_html_mb * _MiB)
 
     @property
     def max_unpacked_bytes(self) -> int:

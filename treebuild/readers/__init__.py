@@ -44,6 +44,8 @@ _BACKENDS: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "pdf": (".pdf", "PdfReader", (".pdf",)),
     "docx": (".docx", "DocxReader", (".docx",)),
     "markdown": (".markdown", "MarkdownReader", (".md", ".markdown")),
+    "html": (".html", "HtmlReader", (".htm", ".html", ".xhtml")),
+    "text": (".text", "TextReader", (".txt", ".text")),
 }
 FORMATS = tuple(_BACKENDS)
 SUPPORTED_SUFFIXES = tuple(s for _m, _c, suffixes in _BACKENDS.values() for s in suffixes)
@@ -59,6 +61,7 @@ _MAGIC: tuple[tuple[bytes, str], ...] = (
 _DESCRIBE = {"PDF": "a PDF", "ZIP": "a ZIP package (DOCX, XLSX, ODT ...)",
              "OLE2": "an OLE2 container (legacy .doc/.xls, or an encrypted Office file)"}
 _EXPECTED = {"pdf": "PDF", "docx": "ZIP"}
+_TEXT_FORMATS = {"markdown": "Markdown text", "html": "HTML", "text": "plain text"}
 _SNIFF_BYTES = 1024  # PDF allows junk before %PDF- within the first kilobyte
 
 
@@ -123,10 +126,12 @@ def _sniff(path: Path, fmt: str) -> None:
     found = next((name for magic, name in _MAGIC if (head.find(magic) >= 0 if magic == b"%PDF-"
                                                        else head.startswith(magic))), None)
     expected = _EXPECTED.get(fmt)
-    if fmt == "markdown":
-        if found is not None or b"\x00" in head and not head.startswith((b"\xff\xfe", b"\xfe\xff")):
-            what = _DESCRIBE[found] if found else "NUL bytes"
-            raise ReadError(f"binary content ({what}), not Markdown text", path=str(path),
+    if fmt in _TEXT_FORMATS:
+        from .html import binary_kind
+
+        what = binary_kind(head)
+        if what is not None:
+            raise ReadError(f"binary content ({what}), not {_TEXT_FORMATS[fmt]}", path=str(path),
                             hint="check the file's real type and rename it")
     elif found != expected:
         if found == "OLE2" and fmt == "docx":

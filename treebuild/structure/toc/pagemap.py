@@ -17,7 +17,7 @@ from ...model import SourceDoc
 from ..heuristics import HEURISTICS as H
 from ..patterns import FOLIO, roman_value
 
-__all__ = ["PageMap", "parse_page_ref", "roman_value"]
+__all__ = ["PageMap", "parse_page_ref", "roman_value", "folio_labels"]
 
 _REF = re.compile(r"^(?:([A-Za-z]{1,3}|\d{1,3})\s?-\s?)?(\d{1,4}|[ivxlcdmIVXLCDM]{1,7})$")
 _FOLIO_EDGE = re.compile(r"^(?:(\d{1,4}|[ivxlc]{1,7})\s*[|•·]\s+\S.*|.*\S\s+[|•·]\s*(\d{1,4}|[ivxlc]{1,7}))$")
@@ -56,7 +56,8 @@ class PageMap:
             for u in doc.units:
                 if u.label:
                     self._by_label.setdefault(u.label.strip().casefold(), []).append(u.index)
-        self.folios: dict[int, tuple[str, int]] = _consistent_folios(doc) if not self.pdf_labels else {}
+        self.folios: dict[int, tuple[str, int]] = \
+            _consistent_folios([u.text for u in doc.units]) if not self.pdf_labels else {}
         self._by_folio: dict[tuple[str, int], list[int]] = {}
         for unit, key in self.folios.items():
             self._by_folio.setdefault(key, []).append(unit)
@@ -154,15 +155,35 @@ def _folio_candidates(text: str) -> list[tuple[str, int]]:
     return out
 
 
-def _consistent_folios(doc: SourceDoc) -> dict[int, tuple[str, int]]:
+def folio_labels(texts: list[str]) -> dict[int, str]:
+    """Printed page labels of pages whose texts are ``texts``: each page's folio as
+    :func:`_consistent_folios` keeps it (``"12"``, ``"iv"``, ``"F-3"``); for readers of formats whose
+    pages carry no labels of their own (HTML laid out at its page breaks)."""
+    out: dict[int, str] = {}
+    for unit, (run, value) in _consistent_folios(texts).items():
+        out[unit] = _roman(value) if run == "roman" else f"{run}{value}"
+    return out
+
+
+def _roman(value: int) -> str:
+    out = ""
+    for n, s in ((1000, "m"), (900, "cm"), (500, "d"), (400, "cd"), (100, "c"), (90, "xc"), (50, "l"), (40, "xl"),
+                 (10, "x"), (9, "ix"), (5, "v"), (4, "iv"), (1, "i")):
+        while value >= n:
+            out += s
+            value -= n
+    return out
+
+
+def _consistent_folios(texts: list[str]) -> dict[int, tuple[str, int]]:
     """Printed folio per unit, kept where nearby pages' folios fit the same numbering run.
 
     Each candidate counts the nearby pages (``folio_support``) whose candidates share its run and offset;
     the best supported one wins, and a folio claimed by two pages stays with the better
     supported page (ages 51, 52 in a list of officers look like folios for two pages).
     """
-    n = len(doc.units)
-    cands = {u.index: _folio_candidates(u.text) for u in doc.units}
+    n = len(texts)
+    cands = {i: _folio_candidates(text) for i, text in enumerate(texts)}
     best: dict[int, tuple[int, tuple[str, int]]] = {}
     for unit, options in cands.items():
         for run, value in options:

@@ -1,0 +1,576 @@
+"""HTML reader (``.htm``, ``.html``, ``.xhtml``; inline XBRL included): printed pages with typographic lines.
+
+The document is streamed through lxml's parser into a target (no tree is built: a filing's DOM
+takes 15 times its size, the stream a fraction of it; ``bench/html_parsers.py``), each element's
+style computed from the browser's defaults, ``<style>`` sheets and inline CSS (:mod:`.html_css`),
+and its text laid out as a browser prints it (:mod:`.html_layout`). What the reader gives the
+structure stage is then what the PDF reader gives it:
+
+- with page breaks (``page-break-before/after``, ``break-before/after``): one unit per page of the
+  paper form, its typographic lines, and its printed page number as the unit's label (the folio
+  the page prints at its foot or head, where neighbouring pages agree); the PDF rules find the
+  printed contents, the SEC Parts and Items, statements, notes and typographic headings;
+- without page breaks: one unit per block (paragraph, heading, table), as DOCX and Markdown give
+  them, with no pages to cite: citations use the section path;
+- ``<h1>``-``<h6>`` where the author used them: declared headings (an outline with each heading's
+  exact place on a paged document; heading units otherwise).
+
+Content that is not printed is left out (``display: none``, ``visibility: hidden``, ``<head>``,
+scripts, styles, ``ix:header`` with its hidden XBRL facts); inline XBRL tags are read through.
+Nothing is fetched: external stylesheets, images and scripts are never loaded, the parser does no
+network access and resolves no external entity. Caps: the file size (``TREEBUILD_MAX_HTML_MB``) and
+the nesting depth of elements (:data:`MAX_DEPTH`), each a clear error naming the file.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..errors import ReadError
+from ..model import Format, OutlineEntry, SourceDoc, Unit, UnitKind
+from ..settings import Limits
+from .common import read_markup
+from .html_css import BLOCK_TAGS, HIDDEN_TAGS, ROOT, Element, Style, Stylesheet, compute
+from .html_layout import Cell, Pager, Run
+from .limits import LimitExceeded
+
+__all__ = ["HtmlReader", "sniff_encoding", "valid_utf8", "binary_kind", "MAX_DEPTH", "read_html"]
+
+MAX_DEPTH = 512
+"""Elements nested deeper than this are refused: the depth Chromium's HTML parser builds at most
+(deeper elements it hangs on an ancestor); real documents nest tens deep."""
+_CHUNK = 1 << 20
+"""Characters fed to the parser at a time."""
+_SNIFF = 4096
+"""Bytes searched for a declared encoding (the HTML spec's prescan reads 1024; XML declarations and
+late ``<meta>`` tags sit a little further in)."""
+_WHATWG = {"ascii": "cp1252", "us-ascii": "cp1252", "iso-8859-1": "cp1252", "latin1": "cp1252",
+           "latin-1": "cp1252", "l1": "cp1252", "iso8859-1": "cp1252", "windows-1252": "cp1252",
+           "x-sjis": "shift_jis", "gb2312": "gbk", "iso-8859-9": "cp1254", "utf8": "utf-8", "unicode": "utf-8"}
+"""Encoding labels browsers read as another encoding (the WHATWG Encoding Standard: a page declared
+ASCII or Latin-1 is decoded as windows-1252)."""
+_DECLARED = re.compile(
+    rb"""<\?xml[^>]*encoding\s*=\s*["']([\w.:-]+)["']|<meta[^>]*charset\s*=\s*["']?\s*([\w.:-]+)""", re.IGNORECASE)
+_SPACES = re.compile(r"[ \t\n\r\f\u00a0]+")
+_BLANK = frozenset(" \t\n\r\f\u00a0")
+_HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
+_MAGIC = ((b"%PDF-", "a PDF"), (b"PK\x03\x04", "a ZIP package (DOCX, XLSX, ...)"),
+          (b"\xd0\xcf\x11\xe0", "an OLE2 container (.doc, .xls)"), (b"\x89PNG", "a PNG image"),
+          (b"\xff\xd8\xff", "a JPEG image"), (b"GIF8", "a GIF image"), (b"\x1f\x8b", "gzip-compressed data"))
+
+
+class HtmlReader:
+    """Reads ``.htm``/``.html``/``.xhtml`` files into page units (or block units without page breaks)."""
+
+    suffixes: tuple[str, ...] = (".htm", ".html", ".xhtml")
+    format: str = Format.html
+
+    def read(self, path: Path, limits: Limits | None = None, password: str | None = None) -> SourceDoc:
+        raw, sha = read_markup(path, limits or Limits(), "HTML")
+        return read_html(raw, path=str(path), sha256=sha)
+
+
+def binary_kind(head: bytes) -> str | None:
+    """What a file's first bytes say it is when that is not text (``None`` for text)."""
+    for magic, name in _MAGIC:
+        if head.startswith(magic):
+            return name
+    if b"\x00" in head and not head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return "binary data (NUL bytes)"
+    return None
+
+
+def sniff_encoding(raw: bytes) -> tuple[str, str]:
+    """The encoding to decode ``raw`` with and how it was found (``bom``, ``declared``, ``utf-8``,
+    ``fallback``): a byte-order mark, else the declared one (XML declaration or ``<meta charset>``),
+    else UTF-8 when the bytes are valid UTF-8, else windows-1252 (the web's fallback)."""
+    for bom, name in ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"),
+                      (codecs.BOM_UTF16_BE, "utf-16")):
+        if raw.startswith(bom):
+            return name, "bom"
+    m = _DECLARED.search(raw[:_SNIFF])
+    if m:
+        label = (m.group(1) or m.group(2)).decode("ascii", "replace").lower()
+        label = _WHATWG.get(label, label)
+        try:
+            name = codecs.lookup(label).name
+        except LookupError:
+            name = ""
+        if name and not name.startswith("utf-16"):  # a document that reached us as bytes is not UTF-16 without a BOM
+            if name == "utf-8" or name == "cp1252" and valid_utf8(raw) and not raw.isascii():
+                return "utf-8", "declared"  # cp1252 declared over UTF-8 bytes: the bytes win (EDGAR's ASCII label)
+            return name, "declared"
+    return ("utf-8", "utf-8") if valid_utf8(raw) else ("cp1252", "fallback")
+
+
+def valid_utf8(raw: bytes) -> bool:
+    try:
+        raw.decode("utf-8")
+        return True
+    except UnicodeDecodeError:
+        return False
+
+
+@dataclass
+class _Frame:
+    tag: str
+    style: Style
+    hidden: bool
+    block: bool
+    left: float  # indentation of the column this element's text sets in
+    heading: int = 0
+    lines_at: int = 0  # lines placed when a heading opened
+    list_kind: str = ""  # "ul" / "ol" for list elements
+    counter: int = 0
+    link: tuple[str, int] | None = None  # an internal link's target and where its text starts
+
+
+@dataclass
+class _Table:
+    rows: list[list[Cell]] = field(default_factory=list)
+    cell: Cell | None = None
+    left: float = 0.0
+    width: float | None = None
+    style: Style = ROOT
+
+
+@dataclass
+class _Link:
+    target: str
+    text: str
+
+
+class _Walker:
+    """The parser target: element events in, laid-out pages out (see the module docstring)."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.pager = Pager()
+        self.stack: list[_Frame] = [_Frame("#root", ROOT, False, True, 0.0)]
+        self.elements: list[Element] = []
+        self.sheet = Stylesheet()
+        self.runs: list[Run] = []
+        self.block_style: Style = ROOT
+        self.block_left = 0.0
+        self.broke = False  # a <br> in the paragraph being read
+        self.tables: list[_Table] = []
+        self.nested = 0  # tables open inside a table cell: their text joins that cell
+        self.title: str | None = None
+        self._title: list[str] | None = None
+        self._style_text: list[str] | None = None
+        self.headings: list[tuple[int, str, int, float]] = []  # level, title, page index, y
+        self.kinds: dict[tuple[int, int], tuple[str, int]] = {}  # (page, line) -> ("heading", level) | ("table", id)
+        self.links: list[_Link] = []
+        self.breaks = 0
+        self.depth = 0
+        self._cache: dict[tuple[int, str, str | None, str | None, str | None, tuple[tuple[str, str], ...]], Style] = {}
+        self.table_ids = 0
+
+    # -- parser target ----------------------------------------------------------------------
+    def start(self, tag: str, attrib: dict[str, str]) -> None:
+        tag = tag.lower() if isinstance(tag, str) else ""
+        if tag.startswith("{"):
+            tag = tag.rsplit("}", 1)[-1]
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise LimitExceeded(f"elements nested more than {MAX_DEPTH} deep", path=self.path,
+                                hint="the page is malformed or generated to exhaust parsers; browsers flatten it")
+        parent = self.stack[-1]
+        if tag == "style":
+            self._style_text = [] if _media_applies(attrib.get("media")) else None
+        elif tag == "title" and self.title is None:
+            self._title = []
+        hidden = parent.hidden or tag in HIDDEN_TAGS or "hidden" in attrib
+        if hidden:
+            self.stack.append(_Frame(tag, parent.style, True, False, parent.left))
+            return
+        style = self._style(parent.style, tag, attrib)
+        if style.display == "none" or style.hidden:
+            self.stack.append(_Frame(tag, style, True, False, parent.left))
+            return
+        block = style.display not in ("inline", "inline-block", "contents") or tag in BLOCK_TAGS
+        frame = _Frame(tag, style, False, block, parent.left + (style.left if block else 0.0))
+        self.stack.append(frame)
+        ident = attrib.get("id") or (attrib.get("name") if tag == "a" else None)
+        if tag in ("table", "tr", "td", "th", "caption") or self.tables:
+            if self._table_start(tag, frame, attrib):
+                if ident:
+                    self._anchor(ident)
+                return
+        if block:
+            self._flush()
+            if style.break_before:
+                self._break()
+            self.pager.space(style.top)
+            if tag in _HEADINGS:
+                frame.heading = _HEADINGS[tag]
+                frame.lines_at = self._placed()
+            elif tag in ("ul", "ol", "menu", "dir"):
+                frame.list_kind = "ol" if tag == "ol" else "ul"
+                frame.counter = _int(attrib.get("start"), 1) - 1
+            elif tag == "li":
+                self._marker(frame)
+            self.block_style, self.block_left = style, frame.left
+        if ident:
+            self._anchor(ident)
+        if tag == "a":
+            href = attrib.get("href", "")
+            if href.startswith("#") and len(href) > 1:
+                frame.link = (href[1:], len(self._runs()))
+        elif tag == "br":
+            self._line_break()
+
+    def end(self, tag: str) -> None:
+        self.depth -= 1
+        frame = self.stack.pop()
+        if frame.tag == "style" and self._style_text is not None:
+            self.sheet.add("".join(self._style_text))
+            self._style_text = None
+        elif frame.tag == "title" and self._title is not None:
+            self.title = " ".join("".join(self._title).split()) or None
+            self._title = None
+        if frame.hidden:
+            return
+        if frame.link is not None:
+            target, at = frame.link
+            text = "".join(t for t, _ in self._runs()[at:])
+            self.links.append(_Link(target, " ".join(text.split())))
+        if self.tables and self._table_end(frame):
+            return
+        if frame.block:
+            self._flush()
+            if frame.heading:
+                self._heading(frame)
+            self.pager.space(frame.style.bottom)
+            if frame.style.break_after:
+                self._break()
+            parent = self.stack[-1]
+            self.block_style, self.block_left = (parent.style, parent.left)
+
+    def data(self, text: str) -> None:
+        if self._style_text is not None:
+            self._style_text.append(text)
+        elif self._title is not None:
+            self._title.append(text)
+        frame = self.stack[-1]
+        if frame.hidden:
+            return
+        style = frame.style
+        if not style.pre:
+            text = _SPACES.sub(" ", text)
+            runs = self._runs()
+            if text.startswith(" ") and (not runs or runs[-1][0].endswith(" ")):
+                text = text[1:]
+            if not text:
+                return
+        else:
+            text = text.replace("\r\n", "\n").replace("\u00a0", " ")
+        if style.caps:
+            text = _transform(text, style.caps)
+        self._runs().append((text, style))
+
+    def close(self) -> None:
+        self._flush()
+        while self.tables:
+            self._emit_table(self.tables.pop())
+
+    # -- paragraphs ---------------------------------------------------------------------------
+    def _runs(self) -> list[Run]:
+        if self.tables and self.tables[-1].cell is not None:
+            return self.tables[-1].cell.runs
+        return self.runs
+
+    def _flush(self) -> None:
+        """The paragraph read so far, laid out (``<pre>`` text line by line)."""
+        if self.tables and self.tables[-1].cell is not None:
+            cell = self.tables[-1].cell
+            if cell.runs and not cell.runs[-1][0].endswith(" "):
+                cell.runs.append((" ", cell.runs[-1][1]))  # a block inside a cell: its text stays one line
+            return
+        runs, self.runs = self.runs, []
+        broke, self.broke = self.broke, False
+        if runs and runs[0][1].pre and "\n" in "".join(t for t, _ in runs):
+            for line_runs in _split_lines(runs):
+                if not self.pager.paragraph(line_runs, self.block_style, self.block_left):
+                    self.pager.blank_line(self.block_style)
+            return
+        if not self.pager.paragraph(runs, self.block_style, self.block_left) and broke:
+            self.pager.blank_line(self.block_style)
+
+    def _line_break(self) -> None:
+        if self.tables and self.tables[-1].cell is not None:
+            self._flush()
+            return
+        if any(t.strip() for t, _ in self.runs):
+            self._flush()
+        else:
+            self.runs = []
+            self.broke = True
+            self._flush()
+
+    def _marker(self, frame: _Frame) -> None:
+        lists = [f for f in reversed(self.stack[:-1]) if f.list_kind]
+        if not lists:
+            return
+        owner = lists[0]
+        owner.counter += 1
+        marker = f"{owner.counter}. " if owner.list_kind == "ol" else "\u2022 "
+        self._runs().append((marker, frame.style))
+
+    def _break(self) -> None:
+        self._flush()
+        self.breaks += 1
+        self.pager.new_page()
+
+    def _anchor(self, ident: str) -> None:
+        if self.tables and self.tables[-1].cell is not None:
+            self.tables[-1].cell.anchors.append(ident)
+        else:
+            self.pager.anchor(ident)
+
+    def _placed(self) -> int:
+        return sum(len(p.lines) for p in self.pager.pages)
+
+    def _heading(self, frame: _Frame) -> None:
+        """An ``<h1>``-``<h6>``: its lines' text as the title, where its first line landed."""
+        lines = [(i, j, ln) for i, p in enumerate(self.pager.pages) for j, ln in enumerate(p.lines)]
+        mine = lines[frame.lines_at:]
+        if not mine:
+            return
+        title = " ".join(" ".join(ln.text for _, _, ln in mine).split())
+        page, j, first = mine[0]
+        self.headings.append((frame.heading, title, page, first.y0))
+        for p, k, _ in mine:
+            self.kinds[(p, k)] = ("heading", frame.heading)
+
+    # -- tables ---------------------------------------------------------------------------------
+    def _table_start(self, tag: str, frame: _Frame, attrib: dict[str, str]) -> bool:
+        """Table structure; True when the element was taken as table structure."""
+        if tag == "table":
+            if self.tables and self.tables[-1].cell is not None:
+                self.nested += 1  # a table inside a cell: its text joins the cell
+                return True
+            if self.tables and self.tables[-1].cell is None and self.nested == 0 and not self.tables[-1].rows:
+                pass
+            self._flush()
+            if frame.style.break_before:
+                self._break()
+            self.pager.space(frame.style.top)
+            width = frame.style.width if frame.style.width_share is None else None
+            self.tables.append(_Table(left=frame.left, width=width, style=frame.style))
+            return True
+        if not self.tables or self.nested:
+            if self.nested and tag in ("td", "th"):
+                runs = self._runs()
+                if runs and not runs[-1][0].endswith(" "):
+                    runs.append((" ", runs[-1][1]))
+            return self.nested > 0 and tag in ("tr", "td", "th", "caption")
+        table = self.tables[-1]
+        if tag == "tr":
+            self._close_cell(table)
+            table.rows.append([])
+            return True
+        if tag in ("td", "th", "caption"):
+            self._close_cell(table)
+            if not table.rows or tag == "caption":
+                table.rows.append([])
+            table.cell = Cell([], frame.style, _int(attrib.get("colspan"), 1) if tag != "caption" else 1)
+            return True
+        return False
+
+    def _close_cell(self, table: _Table) -> None:
+        if table.cell is not None:
+            table.rows[-1].append(table.cell)
+            table.cell = None
+
+    def _table_end(self, frame: _Frame) -> bool:
+        tag = frame.tag
+        if tag == "table":
+            if self.nested:
+                self.nested -= 1
+                return True
+            table = self.tables.pop()
+            self._close_cell(table)
+            self._emit_table(table)
+            self.pager.space(frame.style.bottom)
+            if frame.style.break_after:
+                self._break()
+            return True
+        if self.nested:
+            return tag in ("tr", "td", "th", "caption")
+        table = self.tables[-1]
+        if tag in ("td", "th", "caption"):
+            self._close_cell(table)
+            return True
+        if tag == "tr":
+            self._close_cell(table)
+            return True
+        return False
+
+    def _emit_table(self, table: _Table) -> None:
+        rows = [r for r in table.rows if r]
+        if not rows:
+            return
+        for row in rows:
+            for cell in row:
+                if cell.runs:
+                    cell.style = _cell_style(cell)
+        page, before = len(self.pager.pages) - 1, len(self.pager.page.lines)
+        self.table_ids += 1
+        self.pager.table(rows, table.left, table.width)
+        for p in range(page, len(self.pager.pages)):
+            start = before if p == page else 0
+            for j in range(start, len(self.pager.pages[p].lines)):
+                self.kinds[(p, j)] = ("table", self.table_ids)
+
+    # -- styles ---------------------------------------------------------------------------------
+    def _style(self, parent: Style, tag: str, attrib: dict[str, str]) -> Style:
+        sheet_decls: tuple[tuple[str, str], ...] = ()
+        if self.sheet:
+            el = Element(tag, attrib.get("id"), frozenset(attrib.get("class", "").split()), dict(attrib))
+            sheet_decls = self.sheet.match(self.elements, el)
+        key = (id(parent), tag, attrib.get("style"), attrib.get("align"),
+               attrib.get("size") or attrib.get("face") or attrib.get("width"), sheet_decls)
+        style = self._cache.get(key)
+        if style is None:
+            style = compute(parent, tag, dict(attrib) if attrib else {}, sheet_decls)
+            self._cache[key] = style
+            self._cache[(id(style), "#keep", None, None, None, ())] = style  # keeps ``id(style)`` unique
+        return style
+
+
+def _cell_style(cell: Cell) -> Style:
+    """A cell's type is its text's main run's; its alignment the cell's (or its paragraph's)."""
+    main = max(cell.runs, key=lambda r: len(r[0].strip()))[1]
+    return Style(main.size, main.bold, main.italic, main.family, main.caps, cell.style.align
+                 if cell.style.align != "left" else main.align, main.indent, main.line_height,
+                 width=cell.style.width, width_share=cell.style.width_share)
+
+
+def _split_lines(runs: list[Run]) -> list[list[Run]]:
+    out: list[list[Run]] = [[]]
+    for text, style in runs:
+        parts = text.split("\n")
+        for k, part in enumerate(parts):
+            if k:
+                out.append([])
+            if part:
+                out[-1].append((part, style))
+    return out
+
+
+def _transform(text: str, caps: str) -> str:
+    if caps in ("upper", "small-caps"):
+        return text.upper()
+    if caps == "lower":
+        return text.lower()
+    if caps == "capitalize":
+        return re.sub(r"(^|(?<=\s))(\w)", lambda m: m.group(1) + m.group(2).upper(), text)
+    return text
+
+
+def _int(value: str | None, default: int) -> int:
+    try:
+        return max(1, int(str(value).strip())) if value is not None else default
+    except ValueError:
+        return default
+
+
+def _media_applies(media: str | None) -> bool:
+    if not media:
+        return True
+    low = media.lower()
+    return "print" in low or "all" in low
+
+
+def read_html(raw: bytes, *, path: str, sha256: str | None = None) -> SourceDoc:
+    """``raw`` HTML bytes read into a :class:`SourceDoc` (see the module docstring)."""
+    from lxml import etree
+
+    kind = binary_kind(raw[:_SNIFF])
+    if kind is not None:
+        raise ReadError(f"binary content ({kind}), not HTML", path=path,
+                        hint="check the file's real type and rename it")
+    encoding, how = sniff_encoding(raw)
+    warnings: list[str] = []
+    if how == "fallback":
+        warnings.append(f"{path}: no declared encoding and not valid UTF-8; read as windows-1252")
+    text = raw.decode(encoding, errors="replace")
+    walker = _Walker(path)
+    parser = etree.HTMLParser(target=walker, no_network=True, huge_tree=True, recover=True,
+                              remove_comments=True, remove_pis=True)
+    try:
+        for i in range(0, len(text), _CHUNK):
+            parser.feed(text[i:i + _CHUNK])
+        parser.close()
+    except LimitExceeded:
+        raise
+    except (etree.ParserError, etree.XMLSyntaxError, ValueError) as exc:
+        raise ReadError(f"cannot parse HTML: {exc}", path=path,
+                        hint="check that the file is an HTML document") from exc
+    if walker.sheet.imports:
+        warnings.append(f"{path}: {walker.sheet.imports} @import stylesheet(s) not fetched (no network access)")
+    if sha256 is None:
+        import hashlib
+
+        sha256 = hashlib.sha256(raw).hexdigest()
+    return _document(walker, path, sha256, len(raw), warnings)
+
+
+def _document(w: _Walker, path: str, sha256: str, size: int, warnings: list[str]) -> SourceDoc:
+    pages = [p for p in w.pager.pages if p.texts]
+    meta = {"page_breaks": str(w.breaks)}
+    if w.breaks and len(pages) > 1:
+        units = [Unit(index=i, kind=UnitKind.page, text=p.text, page=i + 1, height=p.height,
+                      _blocks=list(p.blocks)) for i, p in enumerate(pages)]
+        from ..structure.pagemap import folio_labels
+
+        for i, label in folio_labels([u.text for u in units]).items():
+            units[i].label = label
+        index = {id(p): i for i, p in enumerate(pages)}
+        old = {k: index[id(p)] for k, p in enumerate(w.pager.pages) if id(p) in index}
+        outline = [OutlineEntry(level, title, old[page] + 1, y) for level, title, page, y in w.headings
+                   if page in old and title]
+        line_lists = [p.lines for p in pages]
+        return SourceDoc(path=path, format=Format.html, units=units, sha256=sha256, size=size, title=w.title,
+                         metadata=meta, outline=outline, page_count=len(units), warnings=warnings,
+                         _lines=lambda i: line_lists[i] if 0 <= i < len(line_lists) else [])
+    return SourceDoc(path=path, format=Format.html, units=_blocks(w), sha256=sha256, size=size, title=w.title,
+                     metadata=meta, page_count=None, warnings=warnings)
+
+
+def _blocks(w: _Walker) -> list[Unit]:
+    """Block units of a document without page breaks: a paragraph, a heading (its declared level) or a
+    table (its rows, cells apart by `` | ``) each."""
+    units: list[Unit] = []
+    for p, page in enumerate(w.pager.pages):
+        current: tuple[str, int] | None = None
+        rows: list[list[str]] = []
+        last_y: float | None = None
+        for j, line in enumerate(page.lines):
+            kind = w.kinds.get((p, j))
+            if kind is not None and kind[0] == "table":
+                if current != kind:
+                    _close_table(units, rows)
+                    rows, current, last_y = [], kind, None
+                if last_y is None or abs(line.y0 - last_y) > 0.01:
+                    rows.append([])
+                    last_y = line.y0
+                rows[-1].append(line.text)
+                continue
+            _close_table(units, rows)
+            rows, current = [], None
+            if kind is not None and kind[0] == "heading":
+                units.append(Unit(index=len(units), kind=UnitKind.heading, text=line.text, heading_level=kind[1]))
+            else:
+                units.append(Unit(index=len(units), kind=UnitKind.paragraph, text=line.text))
+        _close_table(units, rows)
+    return units
+
+
+def _close_table(units: list[Unit], rows: list[list[str]]) -> None:
+    if rows:
+        units.append(Unit(index=len(units), kind=UnitKind.table, text="\n".join(" | ".join(r) for r in rows)))

@@ -1,0 +1,202 @@
+"""Plain-text reader (``.txt``, ``.text``): headings from the conventions plain text has for them.
+
+Plain text has no type, so its headings are set apart by convention: a title underlined with
+``====`` or ``----``, a numbered line (``1.``, ``1.1``, ``A.``, ``Section 3``, ``Part II``) or a line
+in capitals standing alone between blank lines. The reader reads those conventions as the
+emphasis they stand for and hands the rest to the shared rules:
+
+- text with form feeds (an RFC, a printed report) is paged: one unit per page, each text line a
+  typographic ``Line`` in a monospaced type at its column (leading spaces indent it), headings
+  emphasised (bold; an ``====`` title larger, a ``----`` title a little larger). The PDF rules then
+  find the printed contents list, the running headers and footers (``[Page 3]``), the printed
+  page numbers and the headings' levels from their numbering, as on a printed page;
+- text without form feeds is a run of blocks (paragraphs apart by blank lines), each heading a
+  heading unit whose level is its style's rank (``====`` over ``----`` over capitals) or the depth
+  of its number, as DOCX and Markdown declare theirs. It has no pages to cite.
+
+Encodings: a byte-order mark, else UTF-8, else windows-1252 (with a warning).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import ReadError
+from ..model import Format, Line, SourceDoc, Unit, UnitKind
+from ..settings import Limits
+from .common import read_markup
+from .html import sniff_encoding, valid_utf8
+
+__all__ = ["TextReader", "read_text", "TITLE_SIZE", "SUBTITLE_SIZE", "BODY_SIZE"]
+
+BODY_SIZE = 10.0
+"""The type size a text line is given (a typewriter's 10-point pica)."""
+TITLE_SIZE = 14.0
+"""A title underlined with ``====``."""
+SUBTITLE_SIZE = 12.0
+"""A title underlined with ``----``."""
+_ADVANCE = 0.6
+"""A monospaced character's width, as a share of the size."""
+_LEADING = 1.2
+_MARGIN = 36.0
+_MAX_HEADING_CHARS = 90
+"""A line longer than this is text, whatever it looks like."""
+_UNDERLINE = re.compile(r"^\s*(=+|-+|~+|\*+|\^+)\s*$")
+_NUMBERED = re.compile(
+    r"^\s*(?:(?:section|chapter|part|article|appendix|annex|item)\s+[0-9IVXLCivxlc]+[A-Za-z]?\.?"
+    r"|[0-9]{1,3}(?:\.[0-9]{1,3})*\.?|[A-Z]\.|[IVXLC]{1,6}\.)(?:\s|$)", re.IGNORECASE)
+_SENTENCE_END = re.compile(r"[.;:,]$")
+_NL = re.compile(r"\r\n|\r")
+
+
+class TextReader:
+    """Reads ``.txt``/``.text`` files into page units (form feeds) or block units."""
+
+    suffixes: tuple[str, ...] = (".txt", ".text")
+    format: str = Format.text
+
+    def read(self, path: Path, limits: Limits | None = None, password: str | None = None) -> SourceDoc:
+        raw, sha = read_markup(path, limits or Limits(), "text")
+        return read_text(raw, path=str(path), sha256=sha)
+
+
+@dataclass(frozen=True, slots=True)
+class _Head:
+    """A heading line: how it is set apart (``=``/``-`` underline, ``caps``, ``numbered``)."""
+
+    kind: str
+
+
+def _headings(lines: list[str]) -> dict[int, _Head]:
+    """Heading lines by index: underlined, or numbered or in capitals and set apart (a blank line or
+    the text's edge above, a blank line below or an indented/other-style line) and not a sentence."""
+    out: dict[int, _Head] = {}
+    n = len(lines)
+    for i, raw in enumerate(lines):
+        text = raw.strip()
+        if not text or len(text) > _MAX_HEADING_CHARS or _UNDERLINE.match(text):
+            continue
+        below = lines[i + 1].strip() if i + 1 < n else ""
+        m = _UNDERLINE.match(below) if below else None
+        if m and len(m.group(1)) >= max(3, len(text) // 2):
+            out[i] = _Head("=" if m.group(1)[0] in "=*^" else "-")
+            continue
+        above_blank = i == 0 or not lines[i - 1].strip() or lines[i - 1].lstrip().startswith("\f")
+        below_blank = i + 1 >= n or not below
+        if not above_blank or _SENTENCE_END.search(text) and not _NUMBERED.match(text + " ") \
+                or text.endswith((",", ";")):
+            continue
+        letters = [c for c in text if c.isalpha()]
+        if _NUMBERED.match(text + " ") and len(letters) >= 2 and (below_blank or len(text.split()) <= 10) \
+                and not text.rstrip().endswith("."):
+            out[i] = _Head("numbered")
+        elif len(letters) >= 3 and all(c.isupper() for c in letters) and below_blank:
+            out[i] = _Head("caps")
+    return out
+
+
+def read_text(raw: bytes, *, path: str, sha256: str | None = None) -> SourceDoc:
+    """``raw`` plain-text bytes read into a :class:`SourceDoc` (see the module docstring)."""
+    from .html import binary_kind
+
+    kind = binary_kind(raw[:4096])
+    if kind is not None:
+        raise ReadError(f"binary content ({kind}), not plain text", path=path,
+                        hint="check the file's real type and rename it")
+    encoding, how = sniff_encoding(raw) if raw.startswith((b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")) \
+        else (("utf-8", "utf-8") if valid_utf8(raw) else ("cp1252", "fallback"))
+    warnings = [f"{path}: not valid UTF-8; read as windows-1252"] if how == "fallback" else []
+    text = _NL.sub("\n", raw.decode(encoding, errors="replace")).expandtabs(8)
+    if sha256 is None:
+        import hashlib
+
+        sha256 = hashlib.sha256(raw).hexdigest()
+    pages = text.split("\f")
+    if len([p for p in pages if p.strip()]) > 1:
+        return _paged(pages, path, sha256, len(raw), warnings)
+    units = _blocks(text.split("\n"))
+    return SourceDoc(path=path, format=Format.text, units=units, sha256=sha256, size=len(raw), page_count=None,
+                     warnings=warnings)
+
+
+def _paged(pages: list[str], path: str, sha256: str, size: int, warnings: list[str]) -> SourceDoc:
+    units: list[Unit] = []
+    all_lines: list[list[Line]] = []
+    for page_text in pages:
+        if not page_text.strip() and units:
+            continue  # a form feed right after another: no empty page
+        text = page_text.strip("\n")
+        rows = text.split("\n")
+        heads = _headings(rows)
+        lines: list[Line] = []
+        char = 0
+        for k, row in enumerate(rows):
+            stripped = row.strip()
+            if stripped and not (_UNDERLINE.match(stripped) and k - 1 in heads):
+                head = heads.get(k)
+                type_size = TITLE_SIZE if head and head.kind == "=" else SUBTITLE_SIZE if head and head.kind == "-" \
+                    else BODY_SIZE
+                indent = len(row) - len(row.lstrip())
+                x0 = _MARGIN + indent * BODY_SIZE * _ADVANCE
+                y0 = _MARGIN + k * BODY_SIZE * _LEADING
+                x1 = x0 + len(stripped) * type_size * _ADVANCE
+                lines.append(Line(stripped, type_size, head is not None, x0, y0, x1, y0 + type_size * _LEADING,
+                                  char + indent, len(lines), "Courier"))
+            char += len(row) + 1
+        height = max(792.0, 2 * _MARGIN + len(rows) * BODY_SIZE * _LEADING)
+        units.append(Unit(index=len(units), kind=UnitKind.page, text=text, page=len(units) + 1, height=height,
+                          _blocks=[(ln.y0, ln.y1, text.rfind("\n", 0, ln.char) + 1) for ln in lines]))
+        all_lines.append(lines)
+    from ..structure.pagemap import folio_labels
+
+    for i, label in folio_labels([u.text for u in units]).items():
+        units[i].label = label
+    return SourceDoc(path=path, format=Format.text, units=units, sha256=sha256, size=size, page_count=len(units),
+                     warnings=warnings, _lines=lambda i: all_lines[i] if 0 <= i < len(all_lines) else [])
+
+
+def _blocks(rows: list[str]) -> list[Unit]:
+    """Paragraphs apart by blank lines; heading lines as heading units, levels by style rank and numbering."""
+    heads = _headings(rows)
+    order: list[str] = []  # heading styles in order of first use: the first is the top level
+    for k in sorted(heads):
+        if heads[k].kind != "numbered" and heads[k].kind not in order:
+            order.append(heads[k].kind)
+    units: list[Unit] = []
+    para: list[str] = []
+
+    def close() -> None:
+        if para and any(p.strip() for p in para):
+            units.append(Unit(index=len(units), kind=UnitKind.paragraph, text="\n".join(para).strip("\n")))
+        para.clear()
+
+    skip = -1
+    for k, row in enumerate(rows):
+        if k == skip:
+            continue
+        head = heads.get(k)
+        if head is not None:
+            close()
+            level = _level(row.strip(), head, order)
+            units.append(Unit(index=len(units), kind=UnitKind.heading, text=row.strip(), heading_level=level))
+            if head.kind in "=-":
+                skip = k + 1
+            continue
+        if not row.strip():
+            close()
+        else:
+            para.append(row.rstrip())
+    close()
+    return units
+
+
+def _level(text: str, head: _Head, order: list[str]) -> int:
+    """A heading's level: its style's rank among the underline and capitals styles, or after them the
+    depth of its number (``1`` under the styles, ``1.1`` one deeper)."""
+    if head.kind != "numbered":
+        return order.index(head.kind) + 1
+    m = re.match(r"\s*([0-9]{1,3}(?:\.[0-9]{1,3})*)", text)
+    depth = len(m.group(1).rstrip(".").split(".")) if m else 1
+    return min(6, len(order) + depth)
