@@ -157,10 +157,12 @@ def _folio_candidates(text: str) -> list[tuple[str, int]]:
 
 def folio_labels(texts: list[str]) -> dict[int, str]:
     """Printed page labels of pages whose texts are ``texts``: each page's folio as
-    :func:`_consistent_folios` keeps it (``"12"``, ``"iv"``, ``"F-3"``); for readers of formats whose
-    pages carry no labels of their own (HTML laid out at its page breaks)."""
+    :func:`_consistent_folios` keeps it (``"12"``, ``"iv"``, ``"F-3"``), a running head's or foot's number
+    too (``The Procter & Gamble Company 1``, ``2 The Procter & Gamble Company``: the words recur at the
+    edge of several pages, the number advances with them); for readers of formats whose pages carry no
+    labels of their own (HTML laid out at its page breaks, text with form feeds)."""
     out: dict[int, str] = {}
-    for unit, (run, value) in _consistent_folios(texts).items():
+    for unit, (run, value) in _consistent_folios(texts, running=True).items():
         out[unit] = _roman(value) if run == "roman" else f"{run}{value}"
     return out
 
@@ -175,7 +177,30 @@ def _roman(value: int) -> str:
     return out
 
 
-def _consistent_folios(texts: list[str]) -> dict[int, tuple[str, int]]:
+_RUNNING = re.compile(r"^(?:(?P<lead>\d{1,4})\s+(?P<after>\D.{2,80})|(?P<before>.{2,80}?\D)\s+(?P<tail>\d{1,4}))$")
+"""A running head or foot with the page number at one end: ``Company Name  12``, ``12  Company Name``."""
+
+
+def _running_candidates(texts: list[str]) -> list[list[tuple[str, int]]]:
+    """Numbers at either end of edge lines whose words recur at the edges of several pages."""
+    k = H.furniture_edge_lines
+    found: list[list[tuple[str, str]]] = []
+    counts: Counter[str] = Counter()
+    for text in texts:
+        lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+        edge = lines[:k] + lines[-k:] if len(lines) > 2 * k else lines
+        here: list[tuple[str, str]] = []
+        for ln in edge:
+            m = _RUNNING.match(ln)
+            if m:
+                words = " ".join((m.group("after") or m.group("before")).split()).casefold()
+                here.append((words, m.group("lead") or m.group("tail")))
+        found.append(here)
+        counts.update({w for w, _ in here})
+    return [[("", int(n)) for w, n in here if counts[w] >= H.furniture_min_repeats] for here in found]
+
+
+def _consistent_folios(texts: list[str], running: bool = False) -> dict[int, tuple[str, int]]:
     """Printed folio per unit, kept where nearby pages' folios fit the same numbering run.
 
     Each candidate counts the nearby pages (``folio_support``) whose candidates share its run and offset;
@@ -184,6 +209,9 @@ def _consistent_folios(texts: list[str]) -> dict[int, tuple[str, int]]:
     """
     n = len(texts)
     cands = {i: _folio_candidates(text) for i, text in enumerate(texts)}
+    if running:
+        for i, extra in enumerate(_running_candidates(texts)):
+            cands[i] = cands[i] + [c for c in extra if c not in cands[i]]
     best: dict[int, tuple[int, tuple[str, int]]] = {}
     for unit, options in cands.items():
         for run, value in options:
