@@ -88,7 +88,8 @@ def score(tree, labels: dict, misses: bool = False) -> dict[str, tuple[int, int]
         ok = any(fuzz.ratio(_norm(title), _norm(n.title)) >= 85 and page(n) == want for n in nodes)
         found += ok
         if not ok and misses:
-            near = [f"{n.title[:50]!r} p.{page(n)}" for n in nodes if fuzz.partial_ratio(_norm(title), _norm(n.title)) >= 85]
+            near = [f"{n.title[:50]!r} p.{page(n)}" for n in nodes
+                    if fuzz.partial_ratio(_norm(title), _norm(n.title)) >= 85]
             print(f"    missed statement {title!r} p.{want}; tree: {', '.join(near[:3]) or 'none'}")
     out["statements"] = (found, len(labels["statements"]))
     found = 0
@@ -176,7 +177,8 @@ def main() -> None:
         print(f"{path.stem:28} {cells} {size / MB / (t1 - t0):>9.1f} {size / MB / (t1 - t0 + structure):>8.1f} "
               f"{mem['rss']:>6.1f} {mem['python']:>5.1f}")
     cells = " ".join(f"{f:>3}/{e:<3}" for f, e in totals.values())
-    print(f"{'all':28} {cells} {size_total / MB / read_total:>9.1f} {size_total / MB / (read_total + struct_total):>8.1f}"
+    both = size_total / MB / (read_total + struct_total)
+    print(f"{'all':28} {cells} {size_total / MB / read_total:>9.1f} {both:>8.1f}"
           f" {worst_rss:>6.1f} {worst_py:>5.1f}  (MB/s: CPU seconds; memory: the worst file)")
 
 
