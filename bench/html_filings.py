@@ -15,8 +15,15 @@ printed: MB of HTML per CPU second for reading and for reading + structure, and 
 file size, measured in a fresh process per file after a warm-up read (RSS growth, ``VmHWM``; and
 Python's own allocations, tracemalloc).
 
+The same filing printed to PDF by Chromium (``--pdf DIR``: ``DIR/<name>.pdf``, made with
+``chromium --headless --no-pdf-header-footer --print-to-pdf=DIR/<name>.pdf <name>.html``) is built too
+and the top two levels of both trees compared (titles and depths, in order; ``pairs`` counts the
+filings whose two levels are the same).
+
     nice -n 10 .venv/bin/python bench/html_filings.py /work/shared/corpus/html
     ... --misses      # the expected entries not found, with what the tree has near them
+    ... --pdf /tmp/pdfs   # + the top two levels against the filing printed to PDF
+    ... --big 50      # also a generated 50 MB page (prose, tables, folios, page breaks): speed and memory
 """
 
 from __future__ import annotations
@@ -108,6 +115,48 @@ def score(tree, labels: dict, misses: bool = False) -> dict[str, tuple[int, int]
     return out
 
 
+def top_two(tree) -> list[tuple[str, int]]:
+    """The tree's first two levels: (title, depth) in preorder, the preface aside."""
+    return [(" ".join(n.title.split()), n.depth) for n in tree.walk() if n.depth <= 2 and n.origin != "preface"]
+
+
+def _big(megabytes: float) -> None:
+    """A generated page of ``megabytes`` MB read and built in a fresh process: CPU seconds and memory."""
+    import tempfile
+
+    para = ("<div style=\"text-align:justify\"><span style=\"font-size:10pt\">" + "The company reviewed its "
+            "operations during the quarter and found them in order. " * 12 + "</span></div>")
+    table = ("<table style=\"width:100%\"><tr><td style=\"width:70%\">Revenue</td><td style=\"width:30%;"
+             "text-align:right\">$<ix:nonFraction name=\"us-gaap:Revenues\">1,000</ix:nonFraction></td></tr></table>")
+    page = (para * 4 + table) * 8
+    n = int(megabytes * MB) // (len(page) + 80)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "big.html"
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write("<html><body>")
+            for k in range(1, n + 1):
+                fh.write(f"{page}<div style=\"text-align:center\">{k}</div><hr style=\"page-break-after:always\"/>")
+            fh.write("</body></html>")
+        warm = Path(tmp) / "warm.html"
+        warm.write_text(f"<html><body>{page}<hr style=\"page-break-after:always\"/>{page}</body></html>")
+        run = subprocess.run([sys.executable, __file__, tmp, "--memory", str(path), str(warm)], capture_output=True,
+                             text=True, check=False)
+        size = path.stat().st_size
+        t0 = time.process_time()
+        from treebuild.pipeline import build_doc
+        from treebuild.readers import read
+        from treebuild.settings import BuildSettings
+
+        doc = read(path)
+        t1 = time.process_time()
+        tree = build_doc(doc, BuildSettings(subdivide=False))
+        structure = tree.stats["stage_seconds"]["structure"]
+        mem = json.loads(run.stdout.strip().splitlines()[-1]) if run.returncode == 0 and run.stdout.strip() else {}
+        print(f"generated {size / MB:.1f} MB, {doc.page_count} pages: read {size / MB / (t1 - t0):.1f} MB/s, read + "
+              f"structure {size / MB / (t1 - t0 + structure):.1f} MB/s; RSS x {mem.get('rss', float('nan')):.1f}, "
+              f"python x {mem.get('python', float('nan')):.1f}")
+
+
 def _peak_kib() -> int:
     for line in Path("/proc/self/status").read_text().splitlines():
         if line.startswith("VmHWM:"):
@@ -135,11 +184,15 @@ def main() -> None:
     ap.add_argument("folder", type=Path)
     ap.add_argument("--misses", action="store_true")
     ap.add_argument("--no-memory", action="store_true", help="skip the per-file memory processes")
+    ap.add_argument("--pdf", type=Path, help="folder of the filings printed to PDF (<name>.pdf)")
+    ap.add_argument("--big", type=float, help="also read and build a generated page of this many MB")
     ap.add_argument("--memory", nargs=2, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.memory:
         _memory(*args.memory)
         return
+    if args.big:
+        _big(args.big)
     from treebuild.pipeline import build_doc
     from treebuild.readers import read
     from treebuild.settings import BuildSettings
@@ -152,6 +205,7 @@ def main() -> None:
     totals = {"items": [0, 0], "statements": [0, 0], "notes": [0, 0]}
     size_total = read_total = struct_total = 0.0
     worst_rss = worst_py = 0.0
+    pairs = [0, 0]
     for path in files:
         size = path.stat().st_size
         t0 = time.process_time()
@@ -173,6 +227,16 @@ def main() -> None:
             if run.returncode == 0 and run.stdout.strip():
                 mem = json.loads(run.stdout.strip().splitlines()[-1])
                 worst_rss, worst_py = max(worst_rss, mem["rss"]), max(worst_py, mem["python"])
+        if args.pdf is not None and (args.pdf / f"{path.stem}.pdf").exists():
+            pdf_tree = build_doc(read(args.pdf / f"{path.stem}.pdf"), BuildSettings(subdivide=False))
+            same = top_two(tree) == top_two(pdf_tree)
+            pairs[0] += same
+            pairs[1] += 1
+            if not same and args.misses:
+                for a, b in zip(top_two(tree) + [("", 0)] * 99, top_two(pdf_tree) + [("", 0)] * 99, strict=False):
+                    if a != b:
+                        print(f"    HTML {a} / PDF {b}")
+                        break
         cells = " ".join(f"{f:>3}/{e:<3}" for f, e in result.values())
         print(f"{path.stem:28} {cells} {size / MB / (t1 - t0):>9.1f} {size / MB / (t1 - t0 + structure):>8.1f} "
               f"{mem['rss']:>6.1f} {mem['python']:>5.1f}")
@@ -180,6 +244,8 @@ def main() -> None:
     both = size_total / MB / (read_total + struct_total)
     print(f"{'all':28} {cells} {size_total / MB / read_total:>9.1f} {both:>8.1f}"
           f" {worst_rss:>6.1f} {worst_py:>5.1f}  (MB/s: CPU seconds; memory: the worst file)")
+    if pairs[1]:
+        print(f"top two levels the same as the filing printed to PDF: {pairs[0]}/{pairs[1]}")
 
 
 if __name__ == "__main__":

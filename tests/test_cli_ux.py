@@ -51,29 +51,29 @@ def test_skipped_files_are_listed_and_get_no_lock(tmp_path: Path) -> None:
     folder = tmp_path / "in"
     folder.mkdir()
     (folder / "doc.md").write_text(MD)
-    for name in ("a.txt", "b.txt", "sheet.xlsx", ".hidden.txt", "~$doc.docx"):
+    for name in ("a.csv", "b.csv", "sheet.xlsx", ".hidden.csv", "~$doc.docx"):
         (folder / name).write_text("x")
     store = tmp_path / "s"
     res = _ingest(str(folder), "--store", str(store))
     assert res.exit_code == 0, res.output
     assert res.output.splitlines()[-1] == "1 document: 1 created, 0 warnings; skipped 3 files with no reader: " \
-                                          ".txt x2, .xlsx"
-    res = _ingest(str(folder / "a.txt"), "--store", str(store))
-    assert res.exit_code == 1 and "unsupported file type '.txt'" in res.output
+                                          ".csv x2, .xlsx"
+    res = _ingest(str(folder / "a.csv"), "--store", str(store))
+    assert res.exit_code == 1 and "unsupported file type '.csv'" in res.output
     assert not [p for p in store.rglob("*") if p.stem in ("a", "b", "sheet")]  # no lock (or any file) for them
-    res = _ingest(str(tmp_path / "in" / "a.txt"), str(tmp_path / "in" / "sheet.xlsx"), "--store", str(store))
+    res = _ingest(str(tmp_path / "in" / "a.csv"), str(tmp_path / "in" / "sheet.xlsx"), "--store", str(store))
     assert res.exit_code == 1 and "2 of 2 document(s) failed" in res.output
     empty = tmp_path / "nothing"
     empty.mkdir()
-    (empty / "notes.txt").write_text("x")
+    (empty / "notes.csv").write_text("x")
     res = _ingest(str(empty), "--store", str(store))
-    assert res.exit_code == 1 and "no supported documents found (skipped 1 file with no reader: .txt)" in res.output
+    assert res.exit_code == 1 and "no supported documents found (skipped 1 file with no reader: .csv)" in res.output
     # the store being written, inside the ingested folder, is passed over, not listed file by file
     inner = folder / "treestore"
     for _ in range(2):  # the second run would see the store's own files
         res = _ingest(str(folder), "--store", str(inner))
         assert res.exit_code == 0 and res.output.splitlines()[-1].endswith("skipped 3 files with no reader: "
-                                                                           ".txt x2, .xlsx")
+                                                                           ".csv x2, .xlsx")
 
 
 def test_same_name_from_another_folder_is_reported_not_versioned(tmp_path: Path) -> None:

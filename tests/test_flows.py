@@ -157,6 +157,29 @@ def _committed(store: Path) -> set[str]:
     return set(out.stdout.split()) if out.returncode == 0 else set()
 
 
+def test_backfill_reads_html_and_text_documents(prefect_api: str, tmp_path: Path) -> None:
+    """A folder of an HTML page with page breaks and a text file: both built, pages and labels kept; a
+    ``.txt`` whose lines are not locations is a document, one whose lines are is a list (``manifest``)."""
+    from flows.backfill import backfill
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    pages = "<hr style='page-break-after:always'/>".join(
+        f"<p><b>Chapter {k}</b></p><p>{'Words of chapter %d. ' % k * 40}</p><p align='center'>{k}</p>"
+        for k in range(1, 6))
+    (docs / "guide.html").write_text(f"<html><body>{pages}</body></html>")
+    (docs / "notes.txt").write_text("NOTES\n\n1. First\n\nSome text.\n\n2. Second\n\nMore text.\n")
+    (tmp_path / "list.txt").write_text("docs/guide.html\n# and\ndocs/notes.txt\n")
+    assert manifest([str(tmp_path / "list.txt")]) == [str(docs / "guide.html"), str(docs / "notes.txt")]
+    assert manifest([str(docs / "notes.txt")]) == [str(docs / "notes.txt")]
+    state = backfill([str(docs)], store=str(tmp_path / "store"), workers=1, return_state=True)
+    assert state.is_completed(), state.message
+    st = Store(tmp_path / "store")
+    guide = st.tree("guide")
+    assert guide.doc.page_count == 5 and [u.label for u in guide.doc.units] == ["1", "2", "3", "4", "5"]
+    assert [n.title for n in st.tree("notes").walk()][-2:] == ["1. First", "2. Second"]
+
+
 def test_backfill_killed_mid_run_resumes_without_duplicates(prefect_api: str, tmp_path: Path) -> None:
     """SIGKILL the CLI after the first commit; running it again finishes the rest, one version each."""
     names = _corpus(tmp_path / "docs", good=6, broken=False, pages=80)

@@ -24,7 +24,11 @@ from treebuild.store import doc_id_for
 __all__ = ["LIST_SUFFIXES", "manifest", "is_url", "fetch", "split_duplicates", "build_order"]
 
 LIST_SUFFIXES = (".txt", ".lst", ".list")
-"""A source with one of these suffixes is a list file: one location per line, ``#`` comments."""
+"""A source with one of these suffixes is a list file: one location per line, ``#`` comments. A ``.txt``
+is a plain-text document too: it is read as a list only when every line names a location (a URL, a
+glob, a folder or a file of a supported format), else it is a document to build."""
+_LIST_PROBE = 64 * 1024
+"""Bytes of a ``.txt`` source read to tell a list of locations from a document."""
 
 _GLOB_CHARS = set("*?[")
 
@@ -64,6 +68,21 @@ def _remote(url: str) -> list[str]:
     return sorted(fs.unstrip_protocol(p) for p in found if _supported(p))
 
 
+def _is_list(path: Path) -> bool:
+    """A list file (see :data:`LIST_SUFFIXES`): ``.lst``/``.list`` always, a ``.txt`` whose lines all
+    name locations."""
+    if path.suffix.lower() != ".txt":
+        return True
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            lines = fh.read(_LIST_PROBE).splitlines()
+    except OSError:
+        return True  # reading it again as a list reports the error
+    entries = [ln.strip() for ln in lines if ln.strip() and not ln.lstrip().startswith("#")]
+    return bool(entries) and all(is_url(e) or any(c in e for c in _GLOB_CHARS) or _supported(e)
+                                 or (path.parent / e).is_dir() for e in entries)
+
+
 def _list_file(path: Path) -> list[str]:
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
@@ -84,7 +103,7 @@ def manifest(sources: Iterable[str]) -> list[str]:
             out.extend(_remote(raw))
         elif any(c in raw for c in _GLOB_CHARS):
             out.extend(sorted(p for p in glob.glob(raw, recursive=True) if Path(p).is_file() and _supported(p)))
-        elif Path(raw).suffix.lower() in LIST_SUFFIXES and Path(raw).is_file():
+        elif Path(raw).suffix.lower() in LIST_SUFFIXES and Path(raw).is_file() and _is_list(Path(raw)):
             out.extend(manifest(_list_file(Path(raw))))
         else:
             out.extend(str(p) for p in expand_paths([raw]))

@@ -56,6 +56,7 @@ _DECLARED = re.compile(
     rb"""<\?xml[^>]*encoding\s*=\s*["']([\w.:-]+)["']|<meta[^>]*charset\s*=\s*["']?\s*([\w.:-]+)""", re.IGNORECASE)
 _SPACES = re.compile(r"[ \t\n\r\f\u00a0]+")
 _BLANK = frozenset(" \t\n\r\f\u00a0")
+_NO_CLASSES: frozenset[str] = frozenset()
 _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 _MAGIC = ((b"%PDF-", "a PDF"), (b"PK\x03\x04", "a ZIP package (DOCX, XLSX, ...)"),
           (b"\xd0\xcf\x11\xe0", "an OLE2 container (.doc, .xls)"), (b"\x89PNG", "a PNG image"),
@@ -179,6 +180,8 @@ class _Walker:
             raise LimitExceeded(f"elements nested more than {MAX_DEPTH} deep", path=self.path,
                                 hint="the page is malformed or generated to exhaust parsers; browsers flatten it")
         parent = self.stack[-1]
+        classes = attrib.get("class")
+        element = Element(tag, attrib.get("id"), frozenset(classes.split()) if classes else _NO_CLASSES, attrib)
         if tag == "style":
             self._style_text = [] if _media_applies(attrib.get("media")) else None
         elif tag == "title" and self.title is None:
@@ -186,8 +189,10 @@ class _Walker:
         hidden = parent.hidden or tag in HIDDEN_TAGS or "hidden" in attrib
         if hidden:
             self.stack.append(_Frame(tag, parent.style, True, False, parent.left))
+            self.elements.append(element)
             return
-        style = self._style(parent.style, tag, attrib)
+        style = self._style(parent.style, element)
+        self.elements.append(element)
         if style.display == "none" or style.hidden:
             self.stack.append(_Frame(tag, style, True, False, parent.left))
             return
@@ -226,6 +231,7 @@ class _Walker:
     def end(self, tag: str) -> None:
         self.depth -= 1
         frame = self.stack.pop()
+        self.elements.pop()
         if frame.tag == "style" and self._style_text is not None:
             self.sheet.add("".join(self._style_text))
             self._style_text = None
@@ -427,10 +433,10 @@ class _Walker:
                 self.kinds[(p, j)] = ("table", self.table_ids)
 
     # -- styles ---------------------------------------------------------------------------------
-    def _style(self, parent: Style, tag: str, attrib: dict[str, str]) -> Style:
+    def _style(self, parent: Style, el: Element) -> Style:
+        tag, attrib = el.tag, el.attrib
         sheet_decls: tuple[tuple[str, str], ...] = ()
         if self.sheet:
-            el = Element(tag, attrib.get("id"), frozenset(attrib.get("class", "").split()), dict(attrib))
             sheet_decls = self.sheet.match(self.elements, el)
         key = (id(parent), tag, attrib.get("style"), attrib.get("align"),
                attrib.get("size") or attrib.get("face") or attrib.get("width"), sheet_decls)
@@ -447,7 +453,7 @@ def _cell_style(cell: Cell) -> Style:
     main = max(cell.runs, key=lambda r: len(r[0].strip()))[1]
     return Style(main.size, main.bold, main.italic, main.family, main.caps, cell.style.align
                  if cell.style.align != "left" else main.align, main.indent, main.line_height,
-                 width=cell.style.width, width_share=cell.style.width_share)
+                 valign=cell.style.valign, width=cell.style.width, width_share=cell.style.width_share)
 
 
 def _split_lines(runs: list[Run]) -> list[list[Run]]:
@@ -543,34 +549,39 @@ def _document(w: _Walker, path: str, sha256: str, size: int, warnings: list[str]
 
 
 def _blocks(w: _Walker) -> list[Unit]:
-    """Block units of a document without page breaks: a paragraph, a heading (its declared level) or a
-    table (its rows, cells apart by `` | ``) each."""
+    """Block units of a document without page breaks: a paragraph (its wrapped lines joined again), a
+    heading (its declared level) or a table (a row a text line, its cells apart by `` | ``) each."""
     units: list[Unit] = []
+    rows: dict[int, list[str]] = {}  # table row -> its cells' texts
+    table: int | None = None
     for p, page in enumerate(w.pager.pages):
-        current: tuple[str, int] | None = None
-        rows: list[list[str]] = []
-        last_y: float | None = None
-        for j, line in enumerate(page.lines):
+        lines = page.lines
+        j = 0
+        while j < len(lines):
+            k = j
+            while k + 1 < len(lines) and lines[k + 1].block == lines[j].block:
+                k += 1
+            text = " ".join(ln.text for ln in lines[j:k + 1])
             kind = w.kinds.get((p, j))
             if kind is not None and kind[0] == "table":
-                if current != kind:
+                if table != kind[1]:
                     _close_table(units, rows)
-                    rows, current, last_y = [], kind, None
-                if last_y is None or abs(line.y0 - last_y) > 0.01:
-                    rows.append([])
-                    last_y = line.y0
-                rows[-1].append(line.text)
-                continue
-            _close_table(units, rows)
-            rows, current = [], None
-            if kind is not None and kind[0] == "heading":
-                units.append(Unit(index=len(units), kind=UnitKind.heading, text=line.text, heading_level=kind[1]))
+                    table = kind[1]
+                rows.setdefault(w.pager.cell_rows.get(lines[j].block, -1), []).append(text)
             else:
-                units.append(Unit(index=len(units), kind=UnitKind.paragraph, text=line.text))
-        _close_table(units, rows)
+                _close_table(units, rows)
+                table = None
+                if kind is not None and kind[0] == "heading":
+                    units.append(Unit(index=len(units), kind=UnitKind.heading, text=text, heading_level=kind[1]))
+                else:
+                    units.append(Unit(index=len(units), kind=UnitKind.paragraph, text=text))
+            j = k + 1
+    _close_table(units, rows)
     return units
 
 
-def _close_table(units: list[Unit], rows: list[list[str]]) -> None:
+def _close_table(units: list[Unit], rows: dict[int, list[str]]) -> None:
     if rows:
-        units.append(Unit(index=len(units), kind=UnitKind.table, text="\n".join(" | ".join(r) for r in rows)))
+        units.append(Unit(index=len(units), kind=UnitKind.table,
+                          text="\n".join(" | ".join(rows[r]) for r in sorted(rows))))
+        rows.clear()

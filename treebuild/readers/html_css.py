@@ -96,6 +96,7 @@ class Style:
     bottom: float = 0.0  # margin-bottom + padding-bottom
     break_before: bool = False
     break_after: bool = False
+    valign: str = "middle"  # a table cell's vertical-align: top, middle (the default) or bottom
     width: float | None = None  # a table cell's width in points, when set
     width_share: float | None = None  # ... or as a share of the table's width
 
@@ -293,6 +294,9 @@ def _apply(style: Style, decls: Iterable[tuple[str, str]], parent: Style) -> Sty
             changes["break_before"] = low in _BREAK_VALUES
         elif name in ("page-break-after", "break-after"):
             changes["break_after"] = low in _BREAK_VALUES
+        elif name == "vertical-align":
+            changes["valign"] = "top" if low in ("top", "text-top", "baseline") else "bottom" if low in (
+                "bottom", "text-bottom") else "middle"
         elif name == "width":
             if low.endswith("%"):
                 try:
@@ -356,6 +360,9 @@ def _presentational(tag: str, attrib: dict[str, str]) -> list[tuple[str, str]]:
         face = attrib.get("face")
         if face:
             out.append(("font-family", face))
+    valign = attrib.get("valign")
+    if valign:
+        out.append(("vertical-align", valign))
     width = attrib.get("width")
     if width and tag in ("td", "th", "col", "table"):
         out.append(("width", width if width.endswith("%") else f"{width}px"))

@@ -15,8 +15,10 @@ to right), so a line's ``char`` is its offset there.
 
 from __future__ import annotations
 
-import math
+import functools
+from bisect import bisect_right
 from dataclasses import dataclass, field
+from itertools import accumulate
 
 from ..model import Line
 from .html_css import CONTENT_WIDTH, Style
@@ -34,31 +36,50 @@ CELL_PADDING = 2.0
 """Points between a table cell's edge and its text."""
 ROW_GAP = 2.0
 """Points between two table rows."""
-_GLYPH = 0.5
-"""Average width of a lower-case letter or figure, as a share of the font size (Helvetica and Times
-set 0.44-0.56)."""
-_CAPITAL_EXTRA = 0.18
-"""... a capital is wider by this share (0.65-0.72 in all)."""
-_SPACE_LESS = 0.22
-"""... a space narrower by this share (0.25-0.28)."""
+_HELVETICA = (
+    278, 278, 355, 556, 556, 889, 667, 191, 333, 333, 389, 584, 278, 333, 278, 278,  # space to /
+    556, 556, 556, 556, 556, 556, 556, 556, 556, 556, 278, 278, 584, 584, 584, 556,  # 0-9 : ; < = > ?
+    1015, 667, 667, 722, 722, 667, 611, 778, 722, 278, 500, 667, 556, 833, 722, 778,  # @ A-O
+    667, 778, 722, 667, 611, 722, 667, 944, 667, 667, 611, 278, 278, 278, 469, 556,  # P-Z [ \ ] ^ _
+    333, 556, 556, 500, 556, 556, 278, 556, 556, 222, 222, 500, 222, 833, 556, 556,  # ` a-o
+    556, 556, 333, 500, 278, 556, 500, 722, 500, 500, 500, 334, 260, 334, 584)  # p-z { | } ~
+"""Helvetica's advance widths (thousandths of the size) of the printable ASCII characters: the
+widths a browser's default sans-serif (Arial, Liberation Sans) has too."""
+_OTHER = 556
+"""Any other character: a figure's width."""
+_SERIF = 0.9
+"""A serif face (Times) sets the same text about this much narrower."""
 _MONO_GLYPH = 0.6
+_WIDTH_CACHE = 1 << 16
+"""Words whose widths are remembered (a filing repeats a few thousand)."""
 
-Run = tuple[str, Style]
-"""A piece of a paragraph's text in one style."""
+
+@functools.lru_cache(maxsize=_WIDTH_CACHE)
+def _em(text: str) -> float:
+    """Width of ``text`` in Helvetica, in ems."""
+    return sum(_HELVETICA[o - 32] if 32 <= (o := ord(c)) < 127 else _OTHER for c in text) / 1000.0
 
 
-def text_width(text: str, size: float, mono: bool = False) -> float:
-    """Estimated printed width of ``text`` in points."""
+def text_width(text: str, size: float, mono: bool = False, serif: bool = False) -> float:
+    """Printed width of ``text`` in points, from Helvetica's widths (a serif face a little narrower)."""
     if mono:
         return len(text) * size * _MONO_GLYPH
-    upper = sum(1 for c in text if c.isupper())
-    spaces = text.count(" ")
-    return size * (_GLYPH * len(text) + _CAPITAL_EXTRA * upper - _SPACE_LESS * spaces)
+    return _em(text) * size * (_SERIF if serif else 1.0)
 
 
 def _mono(style: Style) -> bool:
     f = style.family.lower()
     return "mono" in f or "courier" in f or f in ("consolas", "menlo")
+
+
+def _serif(style: Style) -> bool:
+    f = style.family.lower()
+    return ("times" in f or "serif" == f or "georgia" in f or "garamond" in f or "roman" in f
+            or "cambria" in f or "book" in f) and "sans" not in f
+
+
+Run = tuple[str, Style]
+"""A piece of a paragraph's text in one style."""
 
 
 @dataclass
@@ -112,6 +133,8 @@ class Pager:
         self.block = 0
         self.pending: list[str] = []  # ids waiting for the next line
         self.anchors: dict[str, tuple[int, float, int]] = {}  # id -> (page index, y, char)
+        self.rows = 0  # table rows laid out so far
+        self.cell_rows: dict[int, int] = {}  # a table cell's block -> its row (counted over the document)
 
     @property
     def page(self) -> PageOut:
@@ -148,43 +171,50 @@ class Pager:
         for ident in self.pending:
             self.anchors.setdefault(ident, (len(self.pages) - 1, box[1], char))
         self.pending.clear()
-        self.block += 1
         return line
 
-    def paragraph(self, runs: list[Run], block: Style, left: float) -> Line | None:
+    def _set(self, rows: list[list[Run]], lo: float, hi: float, indent: float, align: str, y0: float,
+             line_height: float) -> float:
+        """Wrapped ``rows`` (from :func:`wrap`) set between ``lo`` and ``hi`` from ``y0`` down, one block;
+        returns the y under the last."""
+        y = y0
+        for k, row in enumerate(rows):
+            text = "".join(t for t, _ in row).strip()
+            pieces = _merge(row)
+            size = max(pieces, key=lambda p: len(p[0].strip()))[1]
+            width = min(_width(pieces), hi - lo)
+            left = lo + (indent if k == 0 else 0.0)
+            if align == "center":
+                mid = (left + hi) / 2
+                box = (mid - width / 2, y, mid + width / 2, y + size * line_height)
+            elif align == "right":
+                box = (hi - width, y, hi, y + size * line_height)
+            else:
+                box = (left, y, left + width, y + size * line_height)
+            self._place(text, pieces, box)
+            y = box[3]
+        self.block += 1
+        return y
+
+    def paragraph(self, runs: list[Run], block: Style, left: float) -> bool:
         """A paragraph of ``runs`` in ``block`` (its alignment, first-line indent) whose column starts
-        ``left`` points in from the margin. ``None`` when it holds no text."""
-        text = "".join(t for t, _ in runs).strip()
-        if not text:
-            return None
-        pieces = _merge(runs)
-        main = max(pieces, key=lambda p: len(p[0].strip()))
-        size = main[1]
-        width = sum(text_width(p[0], p[1], "mono" in p[2].lower() or "courier" in p[2].lower()) for p in pieces)
+        ``left`` points in from the margin, wrapped into the lines a browser would print. False when it
+        holds no text."""
         x0 = MARGIN + min(left, CONTENT_WIDTH - 72.0)
-        column = MARGIN + CONTENT_WIDTH - x0
-        first = min(max(0.0, block.indent), column / 2)
-        lines = max(1, math.ceil((width + first) / column)) if column > 0 else 1
-        height = lines * size * block.line_height
+        hi = MARGIN + CONTENT_WIDTH
+        first = min(max(0.0, block.indent), (hi - x0) / 2)
+        rows = wrap(runs, hi - x0 - first, hi - x0)
+        if not rows:
+            return False
         self.page.y += self.gap
         self.gap = 0.0
-        y0 = self.page.y
-        if lines > 1:
-            box = (x0 + first, y0, x0 + column, y0 + height)
-        elif block.align == "center":
-            mid = x0 + column / 2
-            box = (mid - width / 2, y0, mid + width / 2, y0 + height)
-        elif block.align == "right":
-            box = (x0 + column - width, y0, x0 + column, y0 + height)
-        else:
-            box = (x0 + first, y0, x0 + first + width, y0 + height)
-        line = self._place(text, pieces, box)
-        self.page.y = y0 + height
-        return line
+        self.page.y = self._set(rows, x0, hi, first, block.align, self.page.y, block.line_height)
+        return True
 
     def table(self, rows: list[list[Cell]], left: float, width: float | None) -> None:
         """Rows of cells (``colspan`` honoured) laid out in columns sized from the cells' widths as set,
-        else from their contents; each cell with text is one line, the row as tall as its tallest cell."""
+        else from their contents; a cell's text wrapped in its column and set at the top, middle or
+        bottom of its row (``vertical-align``), the row as tall as its tallest cell."""
         ncols = max((sum(max(1, c.colspan) for c in row) for row in rows), default=0)
         if not ncols:
             return
@@ -195,33 +225,92 @@ class Pager:
         self.gap = 0.0
         for row in rows:
             y0 = self.page.y
-            tallest = 0.0
+            laid: list[tuple[Cell, list[list[Run]], float, float, float]] = []  # cell, lines, lo, hi, height
             col = 0
             for cell in row:
                 span = max(1, cell.colspan)
                 lo, hi = x0 + edges[min(col, ncols)], x0 + edges[min(col + span, ncols)]
                 col += span
-                self.pending.extend(cell.anchors)
-                text = "".join(t for t, _ in cell.runs).strip()
-                if not text:
-                    continue
-                pieces = _merge(cell.runs)
-                main = max(pieces, key=lambda p: len(p[0].strip()))
-                w = sum(text_width(p[0], p[1], _mono(cell.style)) for p in pieces)
                 inner = max(1.0, hi - lo - 2 * CELL_PADDING)
-                n = max(1, math.ceil(w / inner))
-                h = n * main[1] * cell.style.line_height
-                tallest = max(tallest, h)
-                w = min(w, inner)
-                if cell.style.align == "right":
-                    box = (hi - CELL_PADDING - w, y0, hi - CELL_PADDING, y0 + h)
-                elif cell.style.align == "center":
-                    mid = (lo + hi) / 2
-                    box = (mid - w / 2, y0, mid + w / 2, y0 + h)
-                else:
-                    box = (lo + CELL_PADDING, y0, lo + CELL_PADDING + w, y0 + h)
-                self._place(text, pieces, box)
+                lines = wrap(cell.runs, inner, inner)
+                height = sum(max(r[1].size for r in ln) for ln in lines) * cell.style.line_height
+                laid.append((cell, lines, lo + CELL_PADDING, hi - CELL_PADDING, height))
+            tallest = max((h for *_, h in laid), default=0.0)
+            for cell, lines, lo, hi, height in laid:
+                self.pending.extend(cell.anchors)
+                if not lines:
+                    continue
+                slack = tallest - height
+                top = y0 + (slack if cell.style.valign == "bottom" else slack / 2 if cell.style.valign == "middle"
+                            else 0.0)
+                self.cell_rows[self.block] = self.rows
+                self._set(lines, lo, hi, 0.0, cell.style.align, top, cell.style.line_height)
+            self.rows += 1
             self.page.y = y0 + (tallest + ROW_GAP if tallest else ROW_GAP)
+
+
+def _width(pieces: list[Piece]) -> float:
+    return sum(text_width(p[0], p[1], "mono" in p[2].lower() or "courier" in p[2].lower(),
+                          "times" in p[2].lower() or p[2].lower().startswith("serif")) for p in pieces)
+
+
+def wrap(runs: list[Run], first: float, width: float) -> list[list[Run]]:
+    """``runs`` broken into lines at spaces, greedily, as a browser fills a line box: the first line
+    ``first`` points wide, the others ``width``; a word wider than the line stands on a line of its own.
+    Each line's runs without the spaces at its ends; no lines when there is no text. The break points
+    are found by bisection over the words' running widths (a word's width is cached), so a long
+    paragraph costs a few C loops, not a Python step per word."""
+    lines: list[list[Run]] = []
+    current: list[Run] = []
+    used = 0.0
+    limit = first
+    for text, style in runs:
+        if not text:
+            continue
+        scale = style.size * (_MONO_GLYPH * 1000.0 / 556.0 if _mono(style) else _SERIF if _serif(style) else 1.0)
+        words = text.split(" ")
+        cum = list(accumulate(map(_em, words), lambda a, b: a + _SPACE + b))  # ems to the end of each word
+        start = 0
+        base = 0.0  # ems before words[start] in this run
+        while start < len(words):
+            room = (limit - used) / scale + base
+            end = bisect_right(cum, room, start)  # words[start:end] fit on this line
+            if end == start and (current or used > 0.0):
+                if any(t.strip() for t, _ in current):
+                    lines.append(current)
+                current, used, limit = [], 0.0, width
+                continue
+            end = max(end, start + 1)  # a word wider than the line: alone on its line
+            piece = " ".join(words[start:end])
+            if piece:
+                current.append((piece if current else piece.lstrip(), style))
+            used += (cum[end - 1] - base) * scale
+            if end < len(words):  # the space after the piece
+                used += _SPACE * scale
+                if current:
+                    current[-1] = (current[-1][0] + " ", style)
+            base = cum[end - 1] + _SPACE
+            start = end
+    if any(t.strip() for t, _ in current):
+        lines.append(current)
+    return [_trim(ln) for ln in lines if ln]
+
+
+def _trim(line: list[Run]) -> list[Run]:
+    """A line's runs without the spaces at its ends (runs of spaces alone dropped)."""
+    out = [r for r in line if r[0]]
+    while out and not out[0][0].strip():
+        out.pop(0)
+    while out and not out[-1][0].strip():
+        out.pop()
+    if out:
+        out[0] = (out[0][0].lstrip(), out[0][1])
+        out[-1] = (out[-1][0].rstrip(), out[-1][1])
+    return out
+
+
+_SPACE = 0.278
+"""A space's width in ems (Helvetica's)."""
 
 
 def _columns(rows: list[list[Cell]], ncols: int, total: float) -> list[float]:
@@ -240,7 +329,7 @@ def _columns(rows: list[list[Cell]], ncols: int, total: float) -> list[float]:
                     set_width[col] = max(0.0, w)
                 text = "".join(t for t, _ in cell.runs).strip()
                 if text:
-                    want[col] = max(want[col], min(text_width(text, st.size, _mono(st)), total)
+                    want[col] = max(want[col], min(text_width(text, st.size, _mono(st), _serif(st)), total)
                                     + 2 * CELL_PADDING)
             col += span
     fixed = sum(w for w in set_width if w is not None)

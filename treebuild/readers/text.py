@@ -40,6 +40,10 @@ SUBTITLE_SIZE = 12.0
 _ADVANCE = 0.6
 """A monospaced character's width, as a share of the size."""
 _LEADING = 1.2
+_FONT = "PlainText"
+"""The typeface name the lines carry: one face for the whole text (named as no code face is, since in
+plain text every line is set in the one fixed pitch: the heading rules' code-listing test is for a
+monospaced face among proportional ones)."""
 _MARGIN = 36.0
 _MAX_HEADING_CHARS = 90
 """A line longer than this is text, whatever it looks like."""
@@ -143,7 +147,7 @@ def _paged(pages: list[str], path: str, sha256: str, size: int, warnings: list[s
                 y0 = _MARGIN + k * BODY_SIZE * _LEADING
                 x1 = x0 + len(stripped) * type_size * _ADVANCE
                 lines.append(Line(stripped, type_size, head is not None, x0, y0, x1, y0 + type_size * _LEADING,
-                                  char + indent, len(lines), "Courier"))
+                                  char + indent, len(lines), _FONT))
             char += len(row) + 1
         height = max(792.0, 2 * _MARGIN + len(rows) * BODY_SIZE * _LEADING)
         units.append(Unit(index=len(units), kind=UnitKind.page, text=text, page=len(units) + 1, height=height,

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import TreebuildError
-from ..model import Node, Tree
+from ..model import Format, Node, Tree
 from .template import PAGE
 from .thumbnails import render_thumbnails, source_problem
 
@@ -87,7 +87,7 @@ def render_view(tree: Tree, *, limits: ViewLimits | None = None, thumbnails: boo
     cap = _node_text_cap(len(nodes), limits)
     thumbs: dict[int, str] = {}
     per_node: dict[str, list[int]] = {}
-    if doc.paged and thumbnails:
+    if doc.format == Format.pdf and thumbnails:
         problem = source_problem(doc.path, doc.sha256)
         if problem is None:
             per_node, pages, skipped = _thumb_pages(tree, limits)
@@ -97,7 +97,7 @@ def render_view(tree: Tree, *, limits: ViewLimits | None = None, thumbnails: boo
                              "section(s) show none")
         if problem:
             notes.append(f"{problem}; page thumbnails are not shown")
-    elif not doc.paged:
+    elif doc.format != Format.pdf:
         notes.append(f"page thumbnails are shown for PDFs only (this is {doc.format})")
     rows: list[dict[str, Any]] = []
     cut_count = 0

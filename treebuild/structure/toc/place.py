@@ -388,15 +388,18 @@ def place_entries(doc: SourceDoc, entries: list[TocEntry], toc_pages: list[int],
         skip = set() if want.self_ref else toc - set(tails)
         below = {} if want.self_ref else tails
         exp = expected[i]
+        nxt = next((expected[j] for j in range(i + 1, len(entries)) if expected[j] is not None), None) \
+            if exp is None else None
         if exp is not None:
             units = [exp + d for d in _WINDOW]
         else:
-            nxt = next((expected[j] for j in range(i + 1, len(entries)) if expected[j] is not None), None)
             hi = nxt + 1 if nxt is not None and entry.page is None else max(floor.unit, 0) + span
             units = list(range(max(floor.unit, 0), min(n - 1, hi) + 1))
         units = [u for u in units if 0 <= u < n and u >= floor.unit and u not in skip]
         placement = Placement(entry, None)
         near = [u for u in units if abs(u - exp) <= 1] if exp is not None else units[:3]
+        if exp is None and nxt is not None:  # a page-less entry (a Part) heads the next entry's page or the one before
+            near += [u for u in units if nxt - 1 <= u <= nxt and u not in near]
         # Pages are tried in window order, bold/size checks (typographic lines) only on the nearest
         # ones. A numbered entry with no page to aim at is first looked for by text alone over the
         # whole span, so that long runs of look-alike pages cost no layout work.

@@ -1,0 +1,225 @@
+"""HTML reader: styles computed from inline CSS and <style>, printed pages at page breaks with their
+printed numbers as labels, inline XBRL read through, tables as cells, declared headings, contents
+links, encodings, limits, and trees built from generated filings."""
+
+from __future__ import annotations
+
+import socket
+from pathlib import Path
+
+import pytest
+
+from treebuild.errors import ReadError
+from treebuild.pipeline import build
+from treebuild.readers import read
+from treebuild.readers.html import MAX_DEPTH, read_html, sniff_encoding
+from treebuild.readers.limits import LimitExceeded
+from treebuild.settings import BuildSettings
+
+BREAK = '<hr style="page-break-after:always"/>'
+IX = ('<html xmlns="http://www.w3.org/1999/xhtml" xmlns:ix="http://www.xbrl.org/2013/inlineXBRL">'
+      '<head><title>Widget Corp 10-Q</title></head><body>'
+      '<div style="display:none"><ix:header><ix:hidden><ix:nonNumeric name="dei:Secret">HIDDEN FACT'
+      '</ix:nonNumeric></ix:hidden></ix:header></div>')
+BODY = "font-family:'Times New Roman';font-size:10pt"
+HEAD = "font-family:'Times New Roman';font-size:10pt;font-weight:700"
+
+
+def _write(tmp_path: Path, html: str, name: str = "doc.html", encoding: str = "utf-8") -> Path:
+    path = tmp_path / name
+    path.write_bytes(html.encode(encoding))
+    return path
+
+
+def _para(text: str, style: str = BODY, align: str = "justify") -> str:
+    return f'<div style="text-align:{align}"><span style="{style}">{text}</span></div>'
+
+
+def _folio(n: int | str) -> str:
+    return _para(str(n), align="center")
+
+
+def _prose(words: int = 120, seed: str = "operations") -> str:
+    return " ".join(f"The company reviewed its {seed} during the quarter and found them in order." for _ in
+                    range(words // 12))
+
+
+def _filing_html(items: list[tuple[str, str, int]], statements: bool = True) -> str:
+    """A small 10-Q in EDGAR's inline-XBRL style: a cover page, a contents table linking to anchors, body
+    pages with bold Item headings, page breaks and printed folios (1, 2, ...)."""
+    rows = "".join(f'<tr><td style="width:15%"><a href="#{anchor}">{label}</a></td>'
+                   f'<td style="width:75%"><a href="#{anchor}">{title}</a></td>'
+                   f'<td style="width:10%;text-align:right"><a href="#{anchor}">{page}</a></td></tr>'
+                   for anchor, (label, title, page) in ((f"a{i}", it) for i, it in enumerate(items)))
+    pages = [IX + _para("UNITED STATES SECURITIES AND EXCHANGE COMMISSION", HEAD, "center")
+             + _para("Washington, D.C. 20549", BODY, "center") + _para("FORM 10-Q", HEAD, "center")
+             + _para("Widget Corp", HEAD.replace("10pt", "16pt"), "center") + _para(_prose(60, "filings"))]
+    pages.append(_para("TABLE OF CONTENTS", HEAD, "center") + f'<table style="width:100%">{rows}</table>')
+    by_page: dict[int, list[tuple[int, str, str]]] = {}
+    for i, (label, title, page) in enumerate(items):
+        by_page.setdefault(page, []).append((i, label, title))
+    last = max(by_page)
+    for n in range(1, last + 1):
+        body = ""
+        for i, label, title in by_page.get(n, []):
+            body += f'<div id="a{i}"></div>' + _para(f"{label} {title}", HEAD)
+            if statements and title == "Financial Statements":
+                body += _para("WIDGET CORP", HEAD, "center") + _para("CONSOLIDATED BALANCE SHEETS", HEAD, "center")
+                body += ('<table style="width:100%"><tr><td style="width:70%">Cash</td><td style="width:30%;'
+                         'text-align:right">$<ix:nonFraction name="us-gaap:Cash">1,234</ix:nonFraction></td></tr>'
+                         '<tr><td>Total assets</td><td style="text-align:right">5,678</td></tr></table>')
+            body += _para(_prose(150, title.lower()))
+        pages.append(body + _para(_prose(200)) + _folio(n))
+    return BREAK.join(pages) + "</body></html>"
+
+
+ITEMS = [("Part I", "Financial Information", 1), ("Item 1.", "Financial Statements", 1),
+         ("Item 2.", "Management's Discussion and Analysis", 2), ("Item 3.", "Quantitative and Qualitative "
+          "Disclosures About Market Risk", 3), ("Item 4.", "Controls and Procedures", 3),
+         ("Part II", "Other Information", 4), ("Item 1.", "Legal Proceedings", 4), ("Item 1A.", "Risk Factors", 4),
+         ("Item 6.", "Exhibits", 5)]
+
+
+def test_pages_at_page_breaks_with_printed_labels_and_hidden_content_left_out(tmp_path: Path) -> None:
+    doc = read(_write(tmp_path, _filing_html(ITEMS)))
+    assert doc.paged and doc.page_count == 7 and [u.page for u in doc.units] == list(range(1, 8))
+    assert [u.label for u in doc.units] == [None, None, "1", "2", "3", "4", "5"]
+    text = "\n".join(u.text for u in doc.units)
+    assert "HIDDEN FACT" not in text and "1,234" in text  # ix:header left out, ix:nonFraction read through
+    assert doc.title == "Widget Corp 10-Q"
+    assert doc.metadata["page_breaks"] == "6"
+
+
+def test_lines_carry_the_computed_typography(tmp_path: Path) -> None:
+    html = ("<html><head><style>.big { font-size: 18pt; font-weight: bold } p.note { font-style: italic }"
+            " div > .caps { text-transform: uppercase } @media screen { .big { font-size: 40pt } }</style></head>"
+            '<body style="font-family: Arial; font-size: 10pt">'
+            '<div class="big" style="text-align:center">Annual Report</div>'
+            '<p class="note">An italic note.</p><div><span class="caps">shouted words</span></div>'
+            '<p>Plain <b>bold run</b> text that goes on</p><font size="5"><b>Legacy font</b></font>'
+            f"{BREAK}<p>Second page</p></body></html>")
+    doc = read(_write(tmp_path, html))
+    lines = {ln.text: ln for ln in doc.lines(0)}
+    big = lines["Annual Report"]
+    assert big.size == 18.0 and big.bold and big.x0 > 200 and abs((big.x0 + big.x1) / 2 - 306) < 1  # centred
+    assert lines["An italic note."].font == "Arial-Italic" and not lines["An italic note."].bold
+    assert "SHOUTED WORDS" in lines  # text-transform applied, as the page prints it
+    assert not lines["Plain bold run text that goes on"].bold  # bold only where every run is
+    assert lines["Legacy font"].size == 18.0 and lines["Legacy font"].bold
+    assert doc.lines(1)[0].text == "Second page" and doc.lines(2) == []
+    ys = [ln.y0 for ln in doc.lines(0)]
+    assert ys == sorted(ys)  # laid out top down
+    assert all(doc.units[0].text[ln.char:ln.char + len(ln.text)] == ln.text for ln in doc.lines(0))
+
+
+def test_long_paragraphs_wrap_and_table_cells_share_their_row(tmp_path: Path) -> None:
+    html = ("<body>" + _para(_prose(120)) + '<table style="width:100%"><tr><td style="width:60%">Revenue</td>'
+            '<td style="width:20%;text-align:right">1,000</td><td style="width:20%;text-align:right">900</td></tr>'
+            "</table>" + BREAK + "<p>end</p></body>")
+    doc = read(_write(tmp_path, html))
+    lines = doc.lines(0)
+    prose = [ln for ln in lines if ln.text not in ("Revenue", "1,000", "900")]
+    assert len(prose) > 2 and len({ln.block for ln in prose}) == 1  # one paragraph, wrapped into lines
+    assert all(ln.x1 <= 576.5 for ln in lines)
+    row = [ln for ln in lines if ln.text in ("Revenue", "1,000", "900")]
+    assert len({ln.y0 for ln in row}) == 1 and row[0].x1 < row[1].x0 < row[2].x0
+    assert abs(row[2].x1 - 574) < 1  # right-aligned in the last column
+
+
+def test_filing_tree_has_its_items_on_their_printed_pages(tmp_path: Path) -> None:
+    tree = build(_write(tmp_path, _filing_html(ITEMS)), BuildSettings(subdivide=False))
+    labels = {n.title.split(" ")[0] + " " + n.title.split(" ")[1]: tree.doc.units[n.start.unit].label
+              for n in tree.walk() if n.title.startswith(("Item", "Part"))}
+    assert labels["Item 2."] == "2" and labels["Item 3."] == "3" and labels["Item 6."] == "5"
+    items = [n.title for n in tree.walk() if n.title.startswith("Item")]
+    assert [t.split(" ")[1] for t in items] == ["1.", "2.", "3.", "4.", "1.", "1A.", "6."]
+    assert any("BALANCE SHEETS" in n.title.upper() for n in tree.walk())
+    part = next(n for n in tree.walk() if n.title.upper().startswith("PART I") and n.depth == 1)
+    assert part.children and part.children[0].title.startswith("Item 1")
+
+
+def test_declared_headings_without_page_breaks_are_heading_units(tmp_path: Path) -> None:
+    html = ("<html><body><h1>Guide</h1><p>Intro text.</p><h2>Install</h2><p>Steps.</p>"
+            "<table><tr><th>Name</th><th>Value</th></tr><tr><td>a</td><td>1</td></tr></table>"
+            "<h3>On Linux</h3><ul><li>first</li><li>second</li></ul><ol><li>one</li><li>two</li></ol></body></html>")
+    doc = read(_write(tmp_path, html))
+    assert not doc.paged and doc.page_count is None
+    assert [(u.heading_level, u.text) for u in doc.units if u.kind == "heading"] == [
+        (1, "Guide"), (2, "Install"), (3, "On Linux")]
+    table = next(u for u in doc.units if u.kind == "table")
+    assert table.text == "Name | Value\na | 1"
+    assert [u.text for u in doc.units if u.text.startswith(("•", "1.", "2."))] == ["• first", "• second",
+                                                                                    "1. one", "2. two"]
+    tree = build(doc.path, BuildSettings(subdivide=False))
+    assert [(n.depth, n.title) for n in tree.walk()] == [(1, "Guide"), (2, "Install"), (3, "On Linux")]
+    assert tree.roots[0].start_page is None  # no pages to cite: the section path is the citation
+
+
+def test_declared_headings_of_a_paged_document_are_its_outline(tmp_path: Path) -> None:
+    html = ("<body><h1>Chapter One</h1><p>Text.</p>" + BREAK + "<p>More text.</p><h2>A Section</h2><p>x</p>"
+            + BREAK + "<h1>Chapter Two</h1><p>End.</p></body>")
+    doc = read(_write(tmp_path, html))
+    assert [(e.level, e.title, e.page) for e in doc.outline] == [(1, "Chapter One", 1), (2, "A Section", 2),
+                                                                 (1, "Chapter Two", 3)]
+    tree = build(doc.path, BuildSettings(subdivide=False))
+    assert [(n.depth, n.title, n.start_page) for n in tree.walk()] == [
+        (1, "Chapter One", 1), (2, "A Section", 2), (1, "Chapter Two", 3)]
+    assert tree.method == "outline"
+
+
+def test_encodings_declared_bom_and_sniffed(tmp_path: Path) -> None:
+    text = "<html><body><p>Caf\u00e9 &amp; cr\u00e8me &#8212; na&iuml;ve</p></body></html>"
+    utf16 = _write(tmp_path, "\ufeff" + text, "bom.html", "utf-16-le")
+    assert "Café & crème — naïve" in read(utf16).units[0].text
+    declared = _write(tmp_path, '<meta charset="windows-1252">' + text, "cp.html", "cp1252")
+    assert "Café & crème" in read(declared).units[0].text and not read(declared).warnings
+    latin = _write(tmp_path, text, "latin.html", "latin-1")
+    doc = read(latin)
+    assert "Café & crème" in doc.units[0].text and "read as windows-1252" in doc.warnings[0]
+    # EDGAR declares ASCII over UTF-8 bytes: the bytes win
+    assert sniff_encoding(b"<?xml version='1.0' encoding='ASCII'?><p>\xe2\x80\x94</p>") == ("utf-8", "declared")
+
+
+def test_binary_named_html_depth_and_size_limits(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    png = tmp_path / "image.html"
+    png.write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 8)
+    with pytest.raises(ReadError, match=r"binary content \(a PNG image\), not HTML"):
+        read(png)
+    deep = _write(tmp_path, "<html><body>" + "<div>" * 10_000 + "deep" + "</div>" * 10_000 + "</body></html>",
+                  "deep.html")
+    with pytest.raises(LimitExceeded, match=f"elements nested more than {MAX_DEPTH} deep"):
+        read(deep)
+    monkeypatch.setenv("TREEBUILD_MAX_HTML_MB", "0.001")
+    with pytest.raises(LimitExceeded, match=r"HTML file size .* is over the limit of 0.001 MB .*TREEBUILD_MAX_HTML_MB"):
+        read(_write(tmp_path, "<p>" + "x" * 5000 + "</p>", "big.html"))
+
+
+def test_nothing_is_fetched(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("network access attempted")
+
+    monkeypatch.setattr(socket.socket, "connect", refuse)
+    monkeypatch.setattr(socket, "create_connection", refuse)
+    html = ('<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Strict//EN" "http://www.w3.org/TR/xhtml1/DTD/xhtml1-strict.dtd">'
+            '<html><head><link rel="stylesheet" href="http://example.com/x.css"/><style>@import url("http://example.com/'
+            'y.css"); p { font-weight: bold }</style><script src="http://example.com/x.js"></script></head><body>'
+            '<img src="http://example.com/logo.png" alt="logo"/><p>Text</p></body></html>')
+    doc = read(_write(tmp_path, html))
+    assert [u.text for u in doc.units] == ["Text"]
+    assert any("@import" in w and "not fetched" in w for w in doc.warnings)
+
+
+def test_megabytes_of_pages_read_whole(tmp_path: Path) -> None:
+    """Several MB of filing-like pages read whole, streamed (``bench/html_filings.py --big 50`` measures a
+    50 MB page's speed and memory)."""
+    raw = big_html(4.0)
+    doc = read_html(raw, path="big.html")
+    assert doc.page_count is not None and doc.page_count > 20 and doc.units[-1].label == str(doc.page_count)
+
+
+def big_html(megabytes: float) -> bytes:
+    """About ``megabytes`` MB of numbered pages of prose and tables."""
+    page = _para(_prose(120)) + '<table style="width:100%"><tr><td>Revenue</td><td>1,000</td></tr></table>'
+    chunk = page * 40 + _folio("{n}") + BREAK
+    pages = [chunk.replace("{n}", str(n)) for n in range(1, 1 + int(megabytes * (1 << 20)) // len(chunk))]
+    return ("<html><body>" + "".join(pages) + "</body></html>").encode()
