@@ -165,7 +165,7 @@ def test_backfill_reads_html_and_text_documents(prefect_api: str, tmp_path: Path
     docs = tmp_path / "docs"
     docs.mkdir()
     pages = "<hr style='page-break-after:always'/>".join(
-        f"<p><b>Chapter {k}</b></p><p>{'Words of chapter %d. ' % k * 40}</p><p align='center'>{k}</p>"
+        f"<p><b>Chapter {k}</b></p><p>{f'Words of chapter {k}. ' * 40}</p><p align='center'>{k}</p>"
         for k in range(1, 6))
     (docs / "guide.html").write_text(f"<html><body>{pages}</body></html>")
     (docs / "notes.txt").write_text("NOTES\n\n1. First\n\nSome text.\n\n2. Second\n\nMore text.\n")
