@@ -125,6 +125,27 @@ def non_utf8_markdown(tmp: Path) -> Path:
     return tmp / "latin.md"
 
 
+def binary_html(tmp: Path) -> Path:
+    (tmp / "page.html").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 16)
+    return tmp / "page.html"
+
+
+def nested_html(tmp: Path) -> Path:
+    (tmp / "nested.html").write_text("<html><body>" + "<div>" * 10_000 + "deep" + "</div>" * 10_000 + "</body></html>")
+    return tmp / "nested.html"
+
+
+def large_html(tmp: Path) -> Path:
+    paragraph = "<p>" + "Text of a very long page. " * 40 + "</p>"
+    (tmp / "large.html").write_text("<html><body>" + paragraph * ((3 << 20) // len(paragraph)) + "</body></html>")
+    return tmp / "large.html"
+
+
+def non_utf8_html(tmp: Path) -> Path:
+    (tmp / "latin.html").write_bytes("<html><body><h1>Caf\u00e9</h1><p>cr\u00e8me</p></body></html>".encode("latin-1"))
+    return tmp / "latin.html"
+
+
 def wrong_extension(tmp: Path) -> Path:
     return _pdf(tmp / "report.docx")
 
@@ -168,6 +189,14 @@ CASES: dict[str, tuple[Callable[[Path], Path], list[str], int, str]] = {
                                                    "(save it as .docx in Word or LibreOffice)"),
     "non-UTF-8 Markdown": (non_utf8_markdown, [], 0, "warning   {path}: not valid UTF-8; read as Latin-1 (save it as "
                                                      "UTF-8 if characters look wrong)"),
+    "binary file named .html": (binary_html, [], 1, "binary content (a PNG image), not HTML (check the file's real "
+                                                    "type and rename it)"),
+    "10,000 nested elements": (nested_html, [], 1, "elements nested more than 512 deep (the page is malformed or "
+                                                   "generated to exhaust parsers; browsers flatten it)"),
+    "HTML over the size cap": (large_html, [], 1, "HTML file size 3.0 MB is over the limit of 2 MB (raise it with "
+                                                  "TREEBUILD_MAX_HTML_MB if the document is genuine)"),
+    "non-UTF-8 HTML": (non_utf8_html, [], 0, "warning   {path}: no declared encoding and not valid UTF-8; read as "
+                                             "windows-1252"),
     "wrong extension": (wrong_extension, [], 1, "content is a PDF, but the name ends in .docx "
                                                 "(rename it to its real extension)"),
     "directory named like a file": (directory_named_like_a_file, [], 1, "is a directory, not a file (pass the "
@@ -180,6 +209,7 @@ CASES: dict[str, tuple[Callable[[Path], Path], list[str], int, str]] = {
 def test_bad_input_gives_its_documented_message(case: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     make, args, code, message = CASES[case]
     monkeypatch.setenv("TREEBUILD_MAX_UNPACKED_MB", "16")
+    monkeypatch.setenv("TREEBUILD_MAX_HTML_MB", "2")
     path = make(tmp_path)
     res = runner.invoke(app, ["build", str(path), "-o", str(tmp_path / "out.json"), *args])
     output = " ".join(res.output.split())
@@ -194,6 +224,7 @@ def test_bad_input_gives_its_documented_message(case: str, tmp_path: Path, monke
 def test_ingest_goes_on_past_every_bad_input_and_leaves_no_lock(tmp_path: Path,
                                                                monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TREEBUILD_MAX_UNPACKED_MB", "16")
+    monkeypatch.setenv("TREEBUILD_MAX_HTML_MB", "2")
     folder = tmp_path / "in"
     folder.mkdir()
     for i, (make, args, _code, _msg) in enumerate(CASES.values()):
