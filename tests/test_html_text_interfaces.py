@@ -11,7 +11,7 @@ import pytest
 from test_reader_html import ITEMS, _filing_html
 from typer.testing import CliRunner
 
-from treebuild.agent_tools import StoreTools
+from treebuild.agents import StoreTools
 from treebuild.cli import app
 from treebuild.store import Store
 

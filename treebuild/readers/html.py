@@ -532,7 +532,7 @@ def _document(w: _Walker, path: str, sha256: str, size: int, warnings: list[str]
     if w.breaks and len(pages) > 1:
         units = [Unit(index=i, kind=UnitKind.page, text=p.text, page=i + 1, height=p.height,
                       _blocks=list(p.blocks)) for i, p in enumerate(pages)]
-        from ..structure.pagemap import folio_labels
+        from ..structure.toc.pagemap import folio_labels
 
         for i, label in folio_labels([u.text for u in units]).items():
             units[i].label = label

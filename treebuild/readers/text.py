@@ -153,7 +153,7 @@ def _paged(pages: list[str], path: str, sha256: str, size: int, warnings: list[s
         units.append(Unit(index=len(units), kind=UnitKind.page, text=text, page=len(units) + 1, height=height,
                           _blocks=[(ln.y0, ln.y1, text.rfind("\n", 0, ln.char) + 1) for ln in lines]))
         all_lines.append(lines)
-    from ..structure.pagemap import folio_labels
+    from ..structure.toc.pagemap import folio_labels
 
     for i, label in folio_labels([u.text for u in units]).items():
         units[i].label = label
