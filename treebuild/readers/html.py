@@ -206,6 +206,9 @@ class _Walker:
                     self._anchor(ident)
                 return
         if block:
+            cell = self.tables[-1].cell if self.tables else None
+            if cell is not None and not any(t.strip() for t, _ in cell.runs):
+                cell.indent = frame.left - cell.left + style.indent  # a block's indent inside a cell, before its text
             self._flush()
             if style.break_before:
                 self._break()
@@ -383,7 +386,8 @@ class _Walker:
             self._close_cell(table)
             if not table.rows or tag == "caption":
                 table.rows.append([])
-            table.cell = Cell([], frame.style, _int(attrib.get("colspan"), 1) if tag != "caption" else 1)
+            table.cell = Cell([], frame.style, _int(attrib.get("colspan"), 1) if tag != "caption" else 1,
+                              left=frame.left)
             return True
         return False
 
@@ -552,36 +556,38 @@ def _blocks(w: _Walker) -> list[Unit]:
     """Block units of a document without page breaks: a paragraph (its wrapped lines joined again), a
     heading (its declared level) or a table (a row a text line, its cells apart by `` | ``) each."""
     units: list[Unit] = []
-    rows: dict[int, list[str]] = {}  # table row -> its cells' texts
+    rows: dict[int, dict[int, list[str]]] = {}  # table row -> cell -> its lines
     table: int | None = None
     for p, page in enumerate(w.pager.pages):
         lines = page.lines
         j = 0
         while j < len(lines):
+            kind = w.kinds.get((p, j))
+            cell = w.pager.cells.get((p, j))
+            if kind is not None and kind[0] == "table" and cell is not None:
+                if table != kind[1]:
+                    _close_table(units, rows)
+                    table = kind[1]
+                rows.setdefault(cell[0], {}).setdefault(cell[1], []).append(lines[j].text)
+                j += 1
+                continue
+            _close_table(units, rows)
+            table = None
             k = j
             while k + 1 < len(lines) and lines[k + 1].block == lines[j].block:
                 k += 1
             text = " ".join(ln.text for ln in lines[j:k + 1])
-            kind = w.kinds.get((p, j))
-            if kind is not None and kind[0] == "table":
-                if table != kind[1]:
-                    _close_table(units, rows)
-                    table = kind[1]
-                rows.setdefault(w.pager.cell_rows.get(lines[j].block, -1), []).append(text)
+            if kind is not None and kind[0] == "heading":
+                units.append(Unit(index=len(units), kind=UnitKind.heading, text=text, heading_level=kind[1]))
             else:
-                _close_table(units, rows)
-                table = None
-                if kind is not None and kind[0] == "heading":
-                    units.append(Unit(index=len(units), kind=UnitKind.heading, text=text, heading_level=kind[1]))
-                else:
-                    units.append(Unit(index=len(units), kind=UnitKind.paragraph, text=text))
+                units.append(Unit(index=len(units), kind=UnitKind.paragraph, text=text))
             j = k + 1
     _close_table(units, rows)
     return units
 
 
-def _close_table(units: list[Unit], rows: dict[int, list[str]]) -> None:
+def _close_table(units: list[Unit], rows: dict[int, dict[int, list[str]]]) -> None:
     if rows:
-        units.append(Unit(index=len(units), kind=UnitKind.table,
-                          text="\n".join(" | ".join(rows[r]) for r in sorted(rows))))
+        text = "\n".join(" | ".join(" ".join(rows[r][c]) for c in sorted(rows[r])) for r in sorted(rows))
+        units.append(Unit(index=len(units), kind=UnitKind.table, text=text))
         rows.clear()

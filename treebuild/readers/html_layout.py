@@ -90,6 +90,8 @@ class Cell:
     style: Style
     colspan: int = 1
     anchors: list[str] = field(default_factory=list)
+    left: float = 0.0  # the cell's own indentation from the page margin (its ancestors' margins)
+    indent: float = 0.0  # its text's indentation inside it (an inner block's margin, padding, text-indent)
 
 
 @dataclass
@@ -134,7 +136,7 @@ class Pager:
         self.pending: list[str] = []  # ids waiting for the next line
         self.anchors: dict[str, tuple[int, float, int]] = {}  # id -> (page index, y, char)
         self.rows = 0  # table rows laid out so far
-        self.cell_rows: dict[int, int] = {}  # a table cell's block -> its row (counted over the document)
+        self.cells: dict[tuple[int, int], tuple[int, int]] = {}  # (page, line) of a table cell -> (row, cell)
 
     @property
     def page(self) -> PageOut:
@@ -174,9 +176,9 @@ class Pager:
         return line
 
     def _set(self, rows: list[list[Run]], lo: float, hi: float, indent: float, align: str, y0: float,
-             line_height: float) -> float:
-        """Wrapped ``rows`` (from :func:`wrap`) set between ``lo`` and ``hi`` from ``y0`` down, one block;
-        returns the y under the last."""
+             line_height: float, close: bool = True) -> float:
+        """Wrapped ``rows`` (from :func:`wrap`) set between ``lo`` and ``hi`` from ``y0`` down, in the current
+        block (closed after them unless ``close`` is false); returns the y under the last."""
         y = y0
         for k, row in enumerate(rows):
             text = "".join(t for t, _ in row).strip()
@@ -193,7 +195,8 @@ class Pager:
                 box = (left, y, left + width, y + size * line_height)
             self._place(text, pieces, box)
             y = box[3]
-        self.block += 1
+        if close:
+            self.block += 1
         return y
 
     def paragraph(self, runs: list[Run], block: Style, left: float) -> bool:
@@ -214,7 +217,7 @@ class Pager:
     def table(self, rows: list[list[Cell]], left: float, width: float | None) -> None:
         """Rows of cells (``colspan`` honoured) laid out in columns sized from the cells' widths as set,
         else from their contents; a cell's text wrapped in its column and set at the top, middle or
-        bottom of its row (``vertical-align``), the row as tall as its tallest cell."""
+        bottom of its row (``vertical-align``), the row as tall as its tallest cell and its lines one block."""
         ncols = max((sum(max(1, c.colspan) for c in row) for row in rows), default=0)
         if not ncols:
             return
@@ -231,20 +234,24 @@ class Pager:
                 span = max(1, cell.colspan)
                 lo, hi = x0 + edges[min(col, ncols)], x0 + edges[min(col + span, ncols)]
                 col += span
-                inner = max(1.0, hi - lo - 2 * CELL_PADDING)
+                indent = min(max(0.0, cell.indent), (hi - lo) / 2)
+                inner = max(1.0, hi - lo - 2 * CELL_PADDING - indent)
                 lines = wrap(cell.runs, inner, inner)
                 height = sum(max(r[1].size for r in ln) for ln in lines) * cell.style.line_height
-                laid.append((cell, lines, lo + CELL_PADDING, hi - CELL_PADDING, height))
+                laid.append((cell, lines, lo + CELL_PADDING + indent, hi - CELL_PADDING, height))
             tallest = max((h for *_, h in laid), default=0.0)
-            for cell, lines, lo, hi, height in laid:
+            for k, (cell, lines, lo, hi, height) in enumerate(laid):
                 self.pending.extend(cell.anchors)
                 if not lines:
                     continue
                 slack = tallest - height
                 top = y0 + (slack if cell.style.valign == "bottom" else slack / 2 if cell.style.valign == "middle"
                             else 0.0)
-                self.cell_rows[self.block] = self.rows
-                self._set(lines, lo, hi, 0.0, cell.style.align, top, cell.style.line_height)
+                first = len(self.page.lines)
+                self._set(lines, lo, hi, 0.0, cell.style.align, top, cell.style.line_height, close=False)
+                for j in range(first, len(self.page.lines)):
+                    self.cells[(len(self.pages) - 1, j)] = (self.rows, k)
+            self.block += 1  # a row's cells are one block, as a PDF's text layer groups a table row
             self.rows += 1
             self.page.y = y0 + (tallest + ROW_GAP if tallest else ROW_GAP)
 
