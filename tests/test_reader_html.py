@@ -223,3 +223,21 @@ def big_html(megabytes: float) -> bytes:
     chunk = page * 40 + _folio("{n}") + BREAK
     pages = [chunk.replace("{n}", str(n)) for n in range(1, 1 + int(megabytes * (1 << 20)) // len(chunk))]
     return ("<html><body>" + "".join(pages) + "</body></html>").encode()
+
+
+def test_contents_links_declare_the_headings_of_a_page_without_breaks(tmp_path: Path) -> None:
+    def page(order: list[str]) -> str:
+        toc = ('<ul><li><a href="#s1">Getting started</a><ul><li><a href="#s11">Installing</a></li>'
+               '<li><a href="#s12">First run</a></li></ul></li><li><a href="#s2">Reference</a></li></ul>')
+        body = "".join(f'<div id="{k}" style="font-weight:bold">{title}</div><p>Text of {title}.</p>'
+                       for k, title in order)
+        return f"<html><body><p>Contents</p>{toc}{body}</body></html>"
+
+    ordered = [("s1", "Getting started"), ("s11", "Installing"), ("s12", "First run"), ("s2", "Reference")]
+    doc = read(_write(tmp_path, page(ordered)))
+    assert [(u.heading_level, u.text) for u in doc.units if u.kind == "heading"] == [
+        (1, "Getting started"), (2, "Installing"), (2, "First run"), (1, "Reference")]
+    assert doc.metadata["contents_links"] == "4"
+    shuffled = [ordered[2], ordered[0], ordered[1], ordered[3]]  # targets out of the contents' order
+    doc = read(_write(tmp_path, page(shuffled), "shuffled.html"))
+    assert not [u for u in doc.units if u.kind == "heading"] and "contents_links" not in doc.metadata

@@ -13,7 +13,11 @@ structure stage is then what the PDF reader gives it:
 - without page breaks: one unit per block (paragraph, heading, table), as DOCX and Markdown give
   them, with no pages to cite: citations use the section path;
 - ``<h1>``-``<h6>`` where the author used them: declared headings (an outline with each heading's
-  exact place on a paged document; heading units otherwise).
+  exact place on a paged document; heading units otherwise);
+- without page breaks or ``<h1>``-``<h6>``, a contents whose links point at anchors that exist, in
+  document order, declares the headings (:func:`_linked_contents`: trusted as a PDF outline is). With
+  page breaks the same contents is the printed contents the PDF rules read on its page (a filing's
+  contents lists its Items; its statements and notes come from the filing rules, as for its PDF).
 
 Content that is not printed is left out (``display: none``, ``visibility: hidden``, ``<head>``,
 scripts, styles, ``ix:header`` with its hidden XBRL facts); inline XBRL tags are read through.
@@ -127,6 +131,7 @@ class _Frame:
     list_kind: str = ""  # "ul" / "ol" for list elements
     counter: int = 0
     link: tuple[str, int] | None = None  # an internal link's target and where its text starts
+    nesting: tuple[int, int] = (0, 0)
 
 
 @dataclass
@@ -142,6 +147,7 @@ class _Table:
 class _Link:
     target: str
     text: str
+    nesting: tuple[int, int] = (0, 0)  # lists it sits in, its indentation (points): its place in the contents
 
 
 class _Walker:
@@ -228,6 +234,9 @@ class _Walker:
             href = attrib.get("href", "")
             if href.startswith("#") and len(href) > 1:
                 frame.link = (href[1:], len(self._runs()))
+                cell = self.tables[-1].cell if self.tables else None
+                frame.nesting = (sum(1 for f in self.stack if f.list_kind),
+                                 round(self.block_left + (cell.indent if cell is not None else 0.0)))
         elif tag == "br":
             self._line_break()
 
@@ -246,7 +255,7 @@ class _Walker:
         if frame.link is not None:
             target, at = frame.link
             text = "".join(t for t, _ in self._runs()[at:])
-            self.links.append(_Link(target, " ".join(text.split())))
+            self.links.append(_Link(target, " ".join(text.split()), frame.nesting))
         if self.tables and self._table_end(frame):
             return
         if frame.block:
@@ -548,14 +557,60 @@ def _document(w: _Walker, path: str, sha256: str, size: int, warnings: list[str]
         return SourceDoc(path=path, format=Format.html, units=units, sha256=sha256, size=size, title=w.title,
                          metadata=meta, outline=outline, page_count=len(units), warnings=warnings,
                          _lines=lambda i: line_lists[i] if 0 <= i < len(line_lists) else [])
-    return SourceDoc(path=path, format=Format.html, units=_blocks(w), sha256=sha256, size=size, title=w.title,
+    units, line_unit = _blocks(w)
+    if not w.headings:
+        linked = _linked_contents(w, units, line_unit)
+        if linked:
+            meta["contents_links"] = str(linked)
+    return SourceDoc(path=path, format=Format.html, units=units, sha256=sha256, size=size, title=w.title,
                      metadata=meta, page_count=None, warnings=warnings)
 
 
-def _blocks(w: _Walker) -> list[Unit]:
+def _linked_contents(w: _Walker, units: list[Unit], line_unit: dict[tuple[int, int], int]) -> int:
+    """The contents' links to anchors as declared headings, as a PDF's outline is trusted: when at least
+    :data:`MIN_CONTENTS_LINKS` of them point at anchors that exist, nearly all do, and their targets come in
+    document order after the links. The target's block becomes a heading whose level is the link's rank
+    in the contents (list nesting, then indentation). Returns the headings declared (0: not trusted)."""
+    by_line = {(p, ln.char): j for p, page in enumerate(w.pager.pages) for j, ln in enumerate(page.lines)}
+    found: list[tuple[int, _Link]] = []
+    links = list({link.target: link for link in reversed(w.links) if link.text}.values())[::-1]  # first per target
+    for link in links:
+        where = w.pager.anchors.get(link.target)
+        if where is None:
+            continue
+        page, _y, char = where
+        line = by_line.get((page, char))
+        unit = line_unit.get((page, line)) if line is not None else None
+        if unit is not None:
+            found.append((unit, link))
+    if len(found) < MIN_CONTENTS_LINKS or len(found) < CONTENTS_RESOLVED * len(links):
+        return 0
+    targets = [u for u, _ in found]
+    if any(b <= a for a, b in zip(targets, targets[1:], strict=False)):
+        return 0  # out of order: not a contents (a list of cross-references)
+    ranks = {key: k + 1 for k, key in enumerate(sorted({link.nesting for _, link in found}))}
+    declared = 0
+    for unit, link in found:
+        u = units[unit]
+        if u.kind == UnitKind.paragraph and len(u.text) <= MAX_HEADING_CHARS:
+            u.kind, u.heading_level = UnitKind.heading, min(6, ranks[link.nesting])
+            declared += 1
+    return declared
+
+
+MIN_CONTENTS_LINKS = 3
+"""A contents declares structure with at least this many links to anchors that exist."""
+CONTENTS_RESOLVED = 0.9
+"""... and when at least this share of its links (distinct targets) reach an anchor."""
+MAX_HEADING_CHARS = 200
+"""A linked block longer than this is a paragraph the anchor sits in, not a heading."""
+
+
+def _blocks(w: _Walker) -> tuple[list[Unit], dict[tuple[int, int], int]]:
     """Block units of a document without page breaks: a paragraph (its wrapped lines joined again), a
     heading (its declared level) or a table (a row a text line, its cells apart by `` | ``) each."""
     units: list[Unit] = []
+    line_unit: dict[tuple[int, int], int] = {}  # (page, line) -> the unit holding it
     rows: dict[int, dict[int, list[str]]] = {}  # table row -> cell -> its lines
     table: int | None = None
     for p, page in enumerate(w.pager.pages):
@@ -569,6 +624,7 @@ def _blocks(w: _Walker) -> list[Unit]:
                     _close_table(units, rows)
                     table = kind[1]
                 rows.setdefault(cell[0], {}).setdefault(cell[1], []).append(lines[j].text)
+                line_unit[(p, j)] = len(units)  # the table unit, once closed
                 j += 1
                 continue
             _close_table(units, rows)
@@ -577,13 +633,15 @@ def _blocks(w: _Walker) -> list[Unit]:
             while k + 1 < len(lines) and lines[k + 1].block == lines[j].block:
                 k += 1
             text = " ".join(ln.text for ln in lines[j:k + 1])
+            for m in range(j, k + 1):
+                line_unit[(p, m)] = len(units)
             if kind is not None and kind[0] == "heading":
                 units.append(Unit(index=len(units), kind=UnitKind.heading, text=text, heading_level=kind[1]))
             else:
                 units.append(Unit(index=len(units), kind=UnitKind.paragraph, text=text))
             j = k + 1
     _close_table(units, rows)
-    return units
+    return units, line_unit
 
 
 def _close_table(units: list[Unit], rows: dict[int, dict[int, list[str]]]) -> None:
