@@ -241,3 +241,30 @@ def test_contents_links_declare_the_headings_of_a_page_without_breaks(tmp_path: 
     shuffled = [ordered[2], ordered[0], ordered[1], ordered[3]]  # targets out of the contents' order
     doc = read(_write(tmp_path, page(shuffled), "shuffled.html"))
     assert not [u for u in doc.units if u.kind == "heading"] and "contents_links" not in doc.metadata
+
+
+def test_the_same_filing_as_html_and_as_chromiums_pdf_has_the_same_top_two_levels(tmp_path: Path) -> None:
+    """The generated filing printed to PDF by headless Chromium (as a user would print the HTML): both
+    trees have the same first two levels, titles and depths in order."""
+    import subprocess
+
+    from browser import chromium_path
+
+    chromium = chromium_path()
+    if chromium is None:
+        pytest.skip("no Chromium (TREEBUILD_SETUP_BROWSER=1 ./scripts/setup installs Debian's)")
+    html = _write(tmp_path, _filing_html(ITEMS), "widget.html")
+    pdf = tmp_path / "widget.pdf"
+    subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                    "--no-pdf-header-footer", f"--user-data-dir={tmp_path / 'profile'}", f"--print-to-pdf={pdf}",
+                    html.as_uri()], capture_output=True, timeout=120, check=False)
+    assert pdf.exists() and pdf.stat().st_size > 1000
+
+    def top_two(path: Path) -> list[tuple[int, str]]:
+        tree = build(path, BuildSettings(subdivide=False))
+        return [(n.depth, " ".join(n.title.split())) for n in tree.walk() if n.depth <= 2 and n.origin != "preface"]
+
+    from_html = top_two(html)
+    assert from_html == top_two(pdf)
+    assert [t for d, t in from_html if d == 2][:2] == ["Item 1. Financial Statements",
+                                                        "Item 2. Management's Discussion and Analysis"]

@@ -47,7 +47,7 @@ MAX_DEPTH = 512
 """Elements nested deeper than this are refused: the depth Chromium's HTML parser builds at most
 (deeper elements it hangs on an ancestor); real documents nest tens deep."""
 _CHUNK = 1 << 20
-"""Characters fed to the parser at a time."""
+"""Bytes decoded and fed to the parser at a time."""
 _SNIFF = 4096
 """Bytes searched for a declared encoding (the HTML spec's prescan reads 1024; XML declarations and
 late ``<meta>`` tags sit a little further in)."""
@@ -342,6 +342,8 @@ class _Walker:
         self._flush()
         self.breaks += 1
         self.pager.new_page()
+        self.kinds.clear()  # kept for block units only: a paged document needs none
+        self.pager.cells = None
 
     def _anchor(self, ident: str) -> None:
         if self.tables and self.tables[-1].cell is not None:
@@ -361,8 +363,9 @@ class _Walker:
         title = " ".join(" ".join(ln.text for _, _, ln in mine).split())
         page, j, first = mine[0]
         self.headings.append((frame.heading, title, page, first.y0))
-        for p, k, _ in mine:
-            self.kinds[(p, k)] = ("heading", frame.heading)
+        if not self.breaks:
+            for p, k, _ in mine:
+                self.kinds[(p, k)] = ("heading", frame.heading)
 
     # -- tables ---------------------------------------------------------------------------------
     def _table_start(self, tag: str, frame: _Frame, attrib: dict[str, str]) -> bool:
@@ -440,6 +443,8 @@ class _Walker:
         page, before = len(self.pager.pages) - 1, len(self.pager.page.lines)
         self.table_ids += 1
         self.pager.table(rows, table.left, table.width)
+        if self.breaks:
+            return  # a paged document needs no record of which lines are a table's
         for p in range(page, len(self.pager.pages)):
             start = before if p == page else 0
             for j in range(start, len(self.pager.pages[p].lines)):
@@ -517,13 +522,14 @@ def read_html(raw: bytes, *, path: str, sha256: str | None = None) -> SourceDoc:
     warnings: list[str] = []
     if how == "fallback":
         warnings.append(f"{path}: no declared encoding and not valid UTF-8; read as windows-1252")
-    text = raw.decode(encoding, errors="replace")
+    decoder = codecs.getincrementaldecoder(encoding)(errors="replace")
     walker = _Walker(path)
     parser = etree.HTMLParser(target=walker, no_network=True, huge_tree=True, recover=True,
                               remove_comments=True, remove_pis=True)
     try:
-        for i in range(0, len(text), _CHUNK):
-            parser.feed(text[i:i + _CHUNK])
+        for i in range(0, len(raw), _CHUNK):  # decoded a chunk at a time: the text is never held whole
+            parser.feed(decoder.decode(raw[i:i + _CHUNK]))
+        parser.feed(decoder.decode(b"", final=True))
         parser.close()
     except LimitExceeded:
         raise
@@ -543,8 +549,13 @@ def _document(w: _Walker, path: str, sha256: str, size: int, warnings: list[str]
     pages = [p for p in w.pager.pages if p.texts]
     meta = {"page_breaks": str(w.breaks)}
     if w.breaks and len(pages) > 1:
-        units = [Unit(index=i, kind=UnitKind.page, text=p.text, page=i + 1, height=p.height,
-                      _blocks=list(p.blocks)) for i, p in enumerate(pages)]
+        line_lists = [p.lines for p in pages]
+
+        def blocks(i: int) -> list[tuple[float, float, int]]:  # a line a block: made when a stage asks
+            return [(ln.y0, ln.y1, ln.char) for ln in line_lists[i]]
+
+        units = [Unit(index=i, kind=UnitKind.page, text=p.text, page=i + 1, height=p.height, block_source=blocks)
+                 for i, p in enumerate(pages)]
         from ..structure.toc.pagemap import folio_labels
 
         for i, label in folio_labels([u.text for u in units]).items():
@@ -553,7 +564,6 @@ def _document(w: _Walker, path: str, sha256: str, size: int, warnings: list[str]
         old = {k: index[id(p)] for k, p in enumerate(w.pager.pages) if id(p) in index}
         outline = [OutlineEntry(level, title, old[page] + 1, y) for level, title, page, y in w.headings
                    if page in old and title]
-        line_lists = [p.lines for p in pages]
         return SourceDoc(path=path, format=Format.html, units=units, sha256=sha256, size=size, title=w.title,
                          metadata=meta, outline=outline, page_count=len(units), warnings=warnings,
                          _lines=lambda i: line_lists[i] if 0 <= i < len(line_lists) else [])
@@ -618,7 +628,7 @@ def _blocks(w: _Walker) -> tuple[list[Unit], dict[tuple[int, int], int]]:
         j = 0
         while j < len(lines):
             kind = w.kinds.get((p, j))
-            cell = w.pager.cells.get((p, j))
+            cell = w.pager.cells.get((p, j)) if w.pager.cells is not None else None
             if kind is not None and kind[0] == "table" and cell is not None:
                 if table != kind[1]:
                     _close_table(units, rows)

@@ -102,7 +102,6 @@ class PageOut:
     texts: list[str] = field(default_factory=list)
     chars: int = 0  # length of "\n".join(texts)
     y: float = MARGIN  # where the next line goes
-    blocks: list[tuple[float, float, int]] = field(default_factory=list)
 
     @property
     def text(self) -> str:
@@ -136,7 +135,8 @@ class Pager:
         self.pending: list[str] = []  # ids waiting for the next line
         self.anchors: dict[str, tuple[int, float, int]] = {}  # id -> (page index, y, char)
         self.rows = 0  # table rows laid out so far
-        self.cells: dict[tuple[int, int], tuple[int, int]] = {}  # (page, line) of a table cell -> (row, cell)
+        # (page, line) of a table cell -> (row, cell), for block units; None once the document is paged
+        self.cells: dict[tuple[int, int], tuple[int, int]] | None = {}
 
     @property
     def page(self) -> PageOut:
@@ -169,7 +169,6 @@ class Pager:
         page.lines.append(line)
         page.texts.append(text)
         page.chars = char + len(text)
-        page.blocks.append((box[1], box[3], char))
         for ident in self.pending:
             self.anchors.setdefault(ident, (len(self.pages) - 1, box[1], char))
         self.pending.clear()
@@ -249,8 +248,9 @@ class Pager:
                             else 0.0)
                 first = len(self.page.lines)
                 self._set(lines, lo, hi, 0.0, cell.style.align, top, cell.style.line_height, close=False)
-                for j in range(first, len(self.page.lines)):
-                    self.cells[(len(self.pages) - 1, j)] = (self.rows, k)
+                if self.cells is not None:
+                    for j in range(first, len(self.page.lines)):
+                        self.cells[(len(self.pages) - 1, j)] = (self.rows, k)
             self.block += 1  # a row's cells are one block, as a PDF's text layer groups a table row
             self.rows += 1
             self.page.y = y0 + (tallest + ROW_GAP if tallest else ROW_GAP)
