@@ -268,3 +268,36 @@ def test_the_same_filing_as_html_and_as_chromiums_pdf_has_the_same_top_two_level
     assert from_html == top_two(pdf)
     assert [t for d, t in from_html if d == 2][:2] == ["Item 1. Financial Statements",
                                                         "Item 2. Management's Discussion and Analysis"]
+
+
+def test_tables_kept_as_data_with_figures_joined_to_their_signs(tmp_path: Path) -> None:
+    """An EDGAR statement table: spacer columns, ``$`` and ``)`` in cells of their own, headings centred
+    across each figure's group of columns. As data: one column per figure, headings over them, row labels."""
+    def cell(text: str, align: str = "left", span: int = 1) -> str:
+        return f'<td colspan="{span}" style="text-align:{align}">{text}</td>'
+
+    head = ("<tr>" + cell("", span=2) + cell("June 28, 2025", "center", 3) + cell("") + cell("June 29, 2024",
+            "center", 3) + "</tr>")
+    body = "".join("<tr>" + cell(label) + cell("") + cell(sign) + cell(a, "right") + cell(close) + cell("")
+                   + cell(sign) + cell(b, "right") + cell("") + "</tr>"
+                   for label, sign, a, b, close in (("Net sales", "$", "94,036", "85,777", ""),
+                                                    ("Other expense", "", "(171", "142", ")")))
+    html = (f"<body><p>CONSOLIDATED STATEMENTS OF OPERATIONS</p><table style='width:100%'>{head}{body}</table>"
+            f"<p>Notes follow.</p>{BREAK}<p>Next page</p></body>")
+    doc = read(_write(tmp_path, html))
+    (table,) = doc.tables
+    assert table.rows == (("", "June 28, 2025", "June 29, 2024"), ("Net sales", "$94,036", "$85,777"),
+                          ("Other expense", "(171)", "142"))
+    assert (table.header_rows, table.label_columns, table.unit, table.page) == (1, 1, 0, 1)
+    assert table.title == "CONSOLIDATED STATEMENTS OF OPERATIONS"
+    assert doc.units[0].text[table.start:table.end].startswith("June 28, 2025")
+    assert "| Net sales     |       $94,036 |       $85,777 |" in doc.span_text(*_whole(doc), tables=True)
+    unpaged = read(_write(tmp_path, html.replace(BREAK, ""), "unpaged.html"))
+    (table,) = unpaged.tables
+    assert unpaged.units[table.unit].kind == "table" and table.rows[1] == ("Net sales", "$94,036", "$85,777")
+
+
+def _whole(doc: object) -> tuple[object, object]:
+    from treebuild.model import Pos
+
+    return Pos(0, 0), doc.end()  # type: ignore[attr-defined]

@@ -29,17 +29,19 @@ the nesting depth of elements (:data:`MAX_DEPTH`), each a clear error naming the
 from __future__ import annotations
 
 import codecs
+import dataclasses
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import ReadError
-from ..model import Format, OutlineEntry, SourceDoc, Unit, UnitKind
+from ..model import Format, OutlineEntry, SourceDoc, Table, Unit, UnitKind
 from ..settings import Limits
 from .common import read_markup
 from .html_css import BLOCK_TAGS, HIDDEN_TAGS, ROOT, Element, Style, Stylesheet, compute
 from .html_layout import Cell, Pager, Run
 from .limits import LimitExceeded
+from .tables import labels_rows, title_line
 
 __all__ = ["HtmlReader", "sniff_encoding", "valid_utf8", "binary_kind", "MAX_DEPTH", "read_html"]
 
@@ -144,6 +146,64 @@ class _Table:
 
 
 @dataclass
+class _Grid:
+    """A table laid out on page ``page`` as lines ``first``..``last``, and its cells as a grid."""
+
+    page: int
+    first: int
+    last: int
+    rows: list[list[str]]
+
+
+def grid(rows: list[list[Cell]]) -> list[list[str]]:
+    """The cells as printed, a column per grid column: a spanning cell's text in the first column it spans
+    (the last when it is right-aligned, as figures are, or centred over them, as their headings), the
+    others blank; a currency sign or a closing
+    bracket or percent sign printed in a cell of its own joined to its figure (``$`` | ``1,234`` | ``)``
+    reads ``$1,234)``); then two neighbouring columns that one cell spans somewhere and that never both hold
+    text in a row made one (a filing sets each figure in a group of three columns, its headings across the
+    group), and columns blank in every row dropped (spacer columns)."""
+    out: list[list[str]] = []
+    spans: set[int] = set()  # c: some cell spans columns c and c + 1
+    for row in rows:
+        cells: list[str] = []
+        for cell in row:
+            span = max(1, cell.colspan)
+            text = " ".join("".join(t for t, _ in cell.runs).split())
+            spans.update(range(len(cells), len(cells) + span - 1))
+            blanks = [""] * (span - 1)
+            cells.extend(blanks + [text] if cell.style.align in ("right", "center") else [text] + blanks)
+        if any(cells):
+            out.append(cells)
+    width = max((len(r) for r in out), default=0)
+    for r in out:
+        r.extend([""] * (width - len(r)))
+        for c, text in enumerate(r):
+            if text in _LEADING_SIGNS:
+                nxt = next((k for k in range(c + 1, width) if r[k]), None)
+                if nxt is not None:
+                    r[nxt], r[c] = text + r[nxt], ""
+            elif text in _TRAILING_SIGNS:
+                prev = next((k for k in range(c - 1, -1, -1) if r[k]), None)
+                if prev is not None:
+                    r[prev], r[c] = r[prev] + text, ""
+    keep = [c for c in range(width) if any(r[c] for r in out)]
+    columns = [[r[c] for r in out] for c in keep]
+    joined = [any(k in spans for k in range(keep[i], keep[i + 1])) for i in range(len(keep) - 1)]
+    merged: list[list[str]] = []
+    for i, col in enumerate(columns):
+        if merged and joined[i - 1] and not any(a and b for a, b in zip(merged[-1], col, strict=True)):
+            merged[-1] = [a or b for a, b in zip(merged[-1], col, strict=True)]
+        else:
+            merged.append(col)
+    return [list(row) for row in zip(*merged, strict=True)] if merged else []
+
+
+_LEADING_SIGNS = frozenset({"$", "\u20ac", "\u00a3", "\u00a5", "US$", "(", "$("})
+_TRAILING_SIGNS = frozenset({")", "%", ")%", "%)", "pts", "bps"})
+
+
+@dataclass
 class _Link:
     target: str
     text: str
@@ -175,6 +235,7 @@ class _Walker:
         self.depth = 0
         self._cache: dict[tuple[int, str, str | None, str | None, str | None, tuple[tuple[str, str], ...]], Style] = {}
         self.table_ids = 0
+        self.grids: list[_Grid] = []  # every laid-out table as data, where its lines landed
 
     # -- parser target ----------------------------------------------------------------------
     def start(self, tag: str, attrib: dict[str, str]) -> None:
@@ -443,6 +504,8 @@ class _Walker:
         page, before = len(self.pager.pages) - 1, len(self.pager.page.lines)
         self.table_ids += 1
         self.pager.table(rows, table.left, table.width)
+        if len(self.pager.page.lines) > before and len(self.pager.pages) - 1 == page:
+            self.grids.append(_Grid(page, before, len(self.pager.page.lines) - 1, grid(rows)))
         if self.breaks:
             return  # a paged document needs no record of which lines are a table's
         for p in range(page, len(self.pager.pages)):
@@ -564,16 +627,51 @@ def _document(w: _Walker, path: str, sha256: str, size: int, warnings: list[str]
         old = {k: index[id(p)] for k, p in enumerate(w.pager.pages) if id(p) in index}
         outline = [OutlineEntry(level, title, old[page] + 1, y) for level, title, page, y in w.headings
                    if page in old and title]
+        tables = []
+        for g in w.grids:
+            if g.page not in old or not g.rows:
+                continue
+            lines = w.pager.pages[g.page].lines[g.first:g.last + 1]
+            unit = old[g.page]
+            start, end = lines[0].char, max(ln.char + len(ln.text) for ln in lines)
+            box = (min(ln.x0 for ln in lines), min(ln.y0 for ln in lines), max(ln.x1 for ln in lines),
+                   max(ln.y1 for ln in lines))
+            tables.append(_table(g.rows, unit, start, end, units[unit].text[:start], unit + 1, box))
         return SourceDoc(path=path, format=Format.html, units=units, sha256=sha256, size=size, title=w.title,
-                         metadata=meta, outline=outline, page_count=len(units), warnings=warnings,
+                         metadata=meta, outline=outline, page_count=len(units), warnings=warnings, tables=tables,
                          _lines=lambda i: line_lists[i] if 0 <= i < len(line_lists) else [])
     units, line_unit = _blocks(w)
     if not w.headings:
         linked = _linked_contents(w, units, line_unit)
         if linked:
             meta["contents_links"] = str(linked)
+    tables = []
+    for g in w.grids:
+        at = line_unit.get((g.page, g.first))
+        if at is not None and g.rows and units[at].kind == UnitKind.table:
+            above = units[at - 1].text if at > 0 and units[at - 1].kind != UnitKind.table else ""
+            tables.append(_table(g.rows, at, 0, len(units[at].text), above, None, None))
     return SourceDoc(path=path, format=Format.html, units=units, sha256=sha256, size=size, title=w.title,
-                     metadata=meta, page_count=None, warnings=warnings)
+                     metadata=meta, page_count=None, warnings=warnings, tables=tables)
+
+
+def _table(rows: list[list[str]], unit: int, start: int, end: int, above: str, page: int | None,
+           bbox: tuple[float, float, float, float] | None) -> Table:
+    """A laid-out table as data: its header rows are the leading rows whose first cell is blank (the
+    column headings over a column of row labels: ``| Three Months Ended |``, ``| June 28, 2025 |``), its
+    first column names the rows by the shared rule (:func:`.tables.labels_rows`), its title the line
+    printed above it (:func:`.tables.title_line`)."""
+    table = Table.from_cells(rows, unit=unit, start=start, end=end, title=title_line(above), page=page, bbox=bbox)
+    header = 0
+    while header < min(MAX_HEADER_ROWS, len(table.rows) - 1) and not table.rows[header][0] \
+            and any(table.rows[header]):
+        header += 1
+    labels = labels_rows(table.rows[header:])
+    return dataclasses.replace(table, header_rows=header, label_columns=int(labels and table.width > 1))
+
+
+MAX_HEADER_ROWS = 4
+"""At most this many leading rows are column headings (a period, a date, a unit)."""
 
 
 def _linked_contents(w: _Walker, units: list[Unit], line_unit: dict[tuple[int, int], int]) -> int:
