@@ -160,7 +160,7 @@ def _committed(store: Path) -> set[str]:
 def test_backfill_reads_html_and_text_documents(prefect_api: str, tmp_path: Path) -> None:
     """A folder of an HTML page with page breaks and a text file: both built, pages and labels kept; a
     ``.txt`` whose lines are not locations is a document, one whose lines are is a list (``manifest``)."""
-    from flows.backfill import backfill
+    from treebuild.orchestrate.backfill import backfill
 
     docs = tmp_path / "docs"
     docs.mkdir()
