@@ -15,6 +15,7 @@ from treebuild.readers import read
 from treebuild.readers.html import MAX_DEPTH, read_html, sniff_encoding
 from treebuild.readers.limits import LimitExceeded
 from treebuild.settings import BuildSettings
+from treebuild.structure import label_pages
 
 BREAK = '<hr style="page-break-after:always"/>'
 IX = ('<html xmlns="http://www.w3.org/1999/xhtml" xmlns:ix="http://www.xbrl.org/2013/inlineXBRL">'
@@ -83,6 +84,8 @@ ITEMS = [("Part I", "Financial Information", 1), ("Item 1.", "Financial Statemen
 def test_pages_at_page_breaks_with_printed_labels_and_hidden_content_left_out(tmp_path: Path) -> None:
     doc = read(_write(tmp_path, _filing_html(ITEMS)))
     assert doc.paged and doc.page_count == 7 and [u.page for u in doc.units] == list(range(1, 8))
+    assert doc.folio_labels and not any(u.label for u in doc.units)  # the structure stage reads the folios
+    label_pages(doc)
     assert [u.label for u in doc.units] == [None, None, "1", "2", "3", "4", "5"]
     text = "\n".join(u.text for u in doc.units)
     assert "HIDDEN FACT" not in text and "1,234" in text  # ix:header left out, ix:nonFraction read through
@@ -214,6 +217,7 @@ def test_megabytes_of_pages_read_whole(tmp_path: Path) -> None:
     50 MB page's speed and memory)."""
     raw = big_html(4.0)
     doc = read_html(raw, path="big.html")
+    label_pages(doc)
     assert doc.page_count is not None and doc.page_count > 20 and doc.units[-1].label == str(doc.page_count)
 
 

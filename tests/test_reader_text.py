@@ -10,6 +10,7 @@ from treebuild.errors import ReadError
 from treebuild.pipeline import build
 from treebuild.readers import read
 from treebuild.settings import BuildSettings
+from treebuild.structure import label_pages
 
 MANUAL = """WIDGET MANUAL
 
@@ -73,6 +74,7 @@ def test_form_feeds_are_pages_with_printed_numbers(tmp_path: Path) -> None:
         pages.append(f"Widget Report                                    May 2025\n\n{body}\n\n"
                      f"                                 {n}\n")
     doc = read(_write(tmp_path, "\f".join(pages)))
+    label_pages(doc)
     assert doc.paged and doc.page_count == 5 and [u.label for u in doc.units] == ["1", "2", "3", "4", "5"]
     line = doc.lines(1)[1]
     assert line.text == "2. SECTION 2" and line.bold and doc.units[1].text[line.char:].startswith("2. SECTION 2")

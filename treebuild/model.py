@@ -293,6 +293,7 @@ class SourceDoc:
     ocr: dict[str, Any] | None = None  # pages read by OCR: engine, count, list, confidence (the tree's ``stats.ocr``)
     _lines: Any = field(default=None, repr=False)  # callable(int) -> list[Line]
     _release: Any = field(default=None, repr=False)  # callable() dropping what the reader keeps for ``lines``
+    folio_labels: bool = False  # pages without labels of their own: the structure stage labels them from their folios
 
     def __repr__(self) -> str:  # short: the units hold the whole document's text
         return (f"SourceDoc(path={self.path!r}, format={self.format!r}, units={len(self.units)}, "

@@ -18,7 +18,7 @@ from . import __version__
 from .model import Method, Node, SourceDoc, StructureSource, Tree, Usage
 from .readers import read
 from .settings import BuildSettings, ModelConfig, resolve_settings
-from .structure import Layout, analyze, build_nodes
+from .structure import Layout, analyze, build_nodes, label_pages
 from .structure.subdivide import subdivide
 from .summarize import SummaryCache, summarize_tree
 
@@ -41,6 +41,7 @@ class BuildContext:
 
 
 def _structure(ctx: BuildContext) -> None:
+    label_pages(ctx.doc)  # printed page numbers as labels, for readers whose pages carry none
     ctx.layout = analyze(ctx.doc)
     ctx.roots, result = build_nodes(ctx.doc, ctx.settings, ctx.model_config, ctx.usage, ctx.layout)
     ctx.method = result.method

@@ -619,10 +619,6 @@ def _document(w: _Walker, path: str, sha256: str, size: int, warnings: list[str]
 
         units = [Unit(index=i, kind=UnitKind.page, text=p.text, page=i + 1, height=p.height, block_source=blocks)
                  for i, p in enumerate(pages)]
-        from ..structure.toc.pagemap import folio_labels
-
-        for i, label in folio_labels([u.text for u in units]).items():
-            units[i].label = label
         index = {id(p): i for i, p in enumerate(pages)}
         old = {k: index[id(p)] for k, p in enumerate(w.pager.pages) if id(p) in index}
         outline = [OutlineEntry(level, title, old[page] + 1, y) for level, title, page, y in w.headings
@@ -639,6 +635,7 @@ def _document(w: _Walker, path: str, sha256: str, size: int, warnings: list[str]
             tables.append(_table(g.rows, unit, start, end, units[unit].text[:start], unit + 1, box))
         return SourceDoc(path=path, format=Format.html, units=units, sha256=sha256, size=size, title=w.title,
                          metadata=meta, outline=outline, page_count=len(units), warnings=warnings, tables=tables,
+                         folio_labels=True,
                          _lines=lambda i: line_lists[i] if 0 <= i < len(line_lists) else [])
     units, line_unit = _blocks(w)
     if not w.headings:

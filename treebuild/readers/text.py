@@ -153,12 +153,9 @@ def _paged(pages: list[str], path: str, sha256: str, size: int, warnings: list[s
         units.append(Unit(index=len(units), kind=UnitKind.page, text=text, page=len(units) + 1, height=height,
                           _blocks=[(ln.y0, ln.y1, text.rfind("\n", 0, ln.char) + 1) for ln in lines]))
         all_lines.append(lines)
-    from ..structure.toc.pagemap import folio_labels
-
-    for i, label in folio_labels([u.text for u in units]).items():
-        units[i].label = label
     return SourceDoc(path=path, format=Format.text, units=units, sha256=sha256, size=size, page_count=len(units),
-                     warnings=warnings, _lines=lambda i: all_lines[i] if 0 <= i < len(all_lines) else [])
+                     warnings=warnings, folio_labels=True,
+                     _lines=lambda i: all_lines[i] if 0 <= i < len(all_lines) else [])
 
 
 def _blocks(rows: list[str]) -> list[Unit]:

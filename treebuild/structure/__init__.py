@@ -38,7 +38,19 @@ from .layout import Layout, analyze
 from .policy import StructureResult, combine
 from .text import normalize_title
 
-__all__ = ["StructureResult", "detect_marks", "build_nodes", "drop_echoes", "Layout", "analyze"]
+__all__ = ["StructureResult", "detect_marks", "build_nodes", "drop_echoes", "Layout", "analyze", "label_pages"]
+
+
+def label_pages(doc: SourceDoc) -> None:
+    """Label the pages of a document whose reader asked for it (``SourceDoc.folio_labels``: HTML laid out
+    at its page breaks, text with form feeds) with the page numbers they print, where neighbouring pages
+    agree (:func:`.toc.pagemap.folio_labels`); pages that print none keep no label."""
+    if not doc.folio_labels or not doc.paged or any(u.label for u in doc.units):
+        return
+    from .toc.pagemap import folio_labels
+
+    for i, label in folio_labels([u.text for u in doc.units]).items():
+        doc.units[i].label = label
 
 
 def detect_marks(doc: SourceDoc, settings: BuildSettings, model_config: ModelConfig | None = None,
