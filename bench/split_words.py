@@ -2,18 +2,19 @@
 
 Letter-spaced or kerned type comes out of a text layer with spaces inside words (``OVERVI EW``,
 ``Incom e``, ``Cash Flow s``). A title holds a *split word* when two neighbouring words of it,
-joined, make a word printed whole elsewhere in the same document, and the two look like pieces of
-it: the shorter is a piece of at most :data:`SHORT_PIECE` letters that is not a word of the
-document, or neither is a word of the document. A token is a word of the document when it stands
-alone in the document's text at least :data:`MIN_ALONE` times next to neighbours it does not join
-into a printed word: ``come`` in "years to come" makes ``In come`` two words, while ``Incom`` never
-stands alone except before ``e``, and ``s`` only after words it completes (``Flow s``,
-``Statement s``); ``black box`` stays two words where ``blackbox`` is printed too, as ``box`` stands
-alone elsewhere. Words are the white-space-delimited chunks made of letters (apostrophes inside
-kept, punctuation around them aside), compared case-folded; two words are neighbours when only white
-space stands between them and the second continues the case of the first (``U.S.``, ``front-ends``,
-``Dr. Memory`` and ``Master File`` are not split words; ``Incom e`` and ``OVERVI EW`` are). The
-document's text is its units' text as the reader gives it.
+joined, make a word printed whole elsewhere in the same document, and one of them is a piece of it
+of at most :data:`SHORT_PIECE` letters that is not a word of the document: the second (broken off
+the word's end: ``Incom e``, ``OVERVI EW``), or the first in capitals before capitals (``T HE``).
+A token is a word of the document when it stands alone in the document's text at least
+:data:`MIN_ALONE` times next to neighbours it does not join into a printed word: ``up`` in
+"set up" and "pick up" (where ``setup`` is printed too) is a word if it also stands alone, while
+``e`` in ``Incom e`` never does (a label such as ``(e)`` is no use of a word). Two long pieces are
+not counted: no dictionary tells ``black box`` from a split ``blackbox``, and letter spacing breaks
+off a word's last letters. Words are the
+white-space-delimited chunks made of letters (apostrophes inside kept, punctuation around them
+aside), compared case-folded; two words are neighbours when only white space stands between them
+and the second continues the case of the first (``U.S.``, ``front-ends``, ``Dr. Memory`` and
+``Master File`` are not split words). The document's text is its units' text as the reader gives it.
 
 Every tree is built offline with the default settings (the outline used when trusted), and, with
 ``--ignore-outline``, from the document alone; every node's title is checked. With ``--text`` the
@@ -76,7 +77,8 @@ class Words:
     def __init__(self, texts: Iterable[str]) -> None:
         streams = [tokens(t) for t in texts]
         self.whole = Counter(t[0] for s in streams for t in s if t is not None)
-        self.alone: Counter[str] = Counter(self.whole)
+        # a list's label ``(e)`` or a quoted letter is no use of a word
+        self.alone: Counter[str] = Counter(t[0] for s in streams for t in s if t is not None and not t[1])
         for s in streams:
             for _i, a, b in _pairs(s):
                 if a + b in self.whole:  # the two complete each other: neither stands alone here
@@ -85,17 +87,21 @@ class Words:
 
     def split(self, title: str) -> list[tuple[str, str]]:
         """The neighbouring word pairs of ``title`` that are one word split in two."""
-        return [(a, b) for _i, a, b in _pairs(tokens(title)) if a + b in self.whole and self.pieces(a, b)]
+        toks = tokens(title)
+        return [(a, b) for i, a, b in _pairs(toks) if a + b in self.whole and self.pieces(toks[i], toks[i + 1])]
 
-    def pieces(self, a: str, b: str) -> bool:
-        """Whether ``a`` and ``b`` look like pieces of a word rather than two words: the shorter is a
-        piece of at most :data:`SHORT_PIECE` letters that is not a word of the document, or neither is
-        a word of the document (``clean up``, ``black box`` are two words where the document prints
-        ``cleanup`` and ``blackbox`` too)."""
-        short = a if len(a) <= len(b) else b
-        if len(short) <= SHORT_PIECE and self.alone[short] < MIN_ALONE:
+    def pieces(self, first: Token | None, second: Token | None) -> bool:
+        """Whether two neighbours look like pieces of one word rather than two words: the second is a
+        piece of at most :data:`SHORT_PIECE` letters broken off the word's end that is not a word of
+        the document (``Incom e``, ``OVERVI EW``), or the first is one broken off its start, in
+        capitals (``T HE``). A short word before a word in small letters is a word (``H and``,
+        ``Y tableau``); two long pieces are not counted (``black box``, ``meta data`` are two words
+        where the document prints ``blackbox`` and ``metadata`` too)."""
+        assert first is not None and second is not None
+        a, b = first[0], second[0]
+        if len(b) <= SHORT_PIECE and self.alone[b] < MIN_ALONE:
             return True
-        return max(self.alone[a], self.alone[b]) < MIN_ALONE
+        return len(a) <= SHORT_PIECE and first[3] and second[3] and self.alone[a] < MIN_ALONE
 
 
 def check(path: Path, ignore_outline: bool, text: bool = False) -> tuple[int, list[str]]:

@@ -13,7 +13,7 @@ from docgen import BODY_SIZE, PAGE_HEIGHT, Text, dest_y, page_text, rewrite_dest
 
 from treebuild import build
 from treebuild.errors import ReadError, UnsupportedFormat
-from treebuild.model import Line, SourceDoc
+from treebuild.model import SourceDoc
 from treebuild.readers import read
 
 DATA = Path(__file__).parent / "data"
@@ -366,33 +366,102 @@ def _body_with_short_lines(path: Path) -> Path:
 
 
 def test_letter_spacing_repair_leaves_body_lines_alone(tmp_path: Path) -> None:
-    """The letter-spacing repair re-joins ``OVERVI EW`` from its glyphs, but a short line of an
-    11 pt body (``of x and y.``, ``a mod p.``) is not a heading: it keeps its word spaces (they
-    used to be dropped: ``ofxandy.``). Neither does a bold short line lose the spaces the text
-    layer put at its word gaps."""
+    """The whole-word repair re-joins ``OVERVI EW`` from its glyphs, in the page text and in the
+    page's lines alike, but a short line of an 11 pt body (``of x and y.``, ``a mod p.``) keeps its
+    word spaces (they used to be dropped: ``ofxandy.``), bold or not."""
     path = _body_with_short_lines(tmp_path / "body.pdf")
+    with pymupdf.open(path) as raw:
+        assert "OVERVI EW" in raw[0].get_text()  # the premise: the text layer splits the heading
     doc = read(path)
-    assert "OVERVI EW" in doc.units[0].text  # the premise: the text layer splits the heading
+    assert doc.units[0].text.startswith("OVERVIEW\n")
     texts = [ln.text for ln in doc.lines(0)]
     assert texts[0] == "OVERVIEW"
     assert texts.count("of x and y.") == 2 and texts.count("a mod p.") == 2
     assert doc.lines(0)[-1].bold and texts[-1] == "a mod p."
+    assert all(doc.units[0].text[ln.char:].startswith(ln.text) for ln in doc.lines(0))
 
 
-def test_letter_spacing_repair_looks_only_at_lines_above_the_body_type(tmp_path: Path,
-                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
-    """The glyph pass of the repair is paid only for lines that stand out from the page's body type
-    (bold, capitals or larger than it): an 11 pt body's short lines are not looked at, although 11 pt
-    is larger than the usual 10 pt body."""
+def _raw_page(path: Path, rows: list[tuple[str, float, str]], extra: tuple[str, ...] = ()) -> Path:
+    """A page whose rows are written as raw PDF text operators (a ``TJ`` array with its kerning, a
+    ``Tc`` letter spacing), each ``(font, y from the top, operators)`` in a base-14 font at 12 pt,
+    after ``extra`` lines of ordinary text (words the document prints whole)."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    y = 72.0
+    for line in extra:
+        y += 20
+        page.insert_text((72, y), line, fontname="helv", fontsize=10)
+    for font in sorted({f for f, _y, _ops in rows}):
+        page.insert_font(fontname=font)  # a page resource named as the font
+    ops = [f"BT /{font} 12 Tf 72 {792 - top} Td 0 Tc {row} ET" for font, top, row in rows]
+    xref = page.get_contents()[-1]
+    doc.update_stream(xref, doc.xref_stream(xref) + ("\n" + "\n".join(ops) + "\n").encode())
+    doc.save(path)
+    return path
+
+
+WHOLE_ROWS = [
+    ("helv", 300, "[(Incom) -160 (e statement)] TJ"),  # kerned past MuPDF's 0.15 em: ``Incom e``
+    ("tiro", 330, "[(Cash Flow) -170 (s)] TJ"),  # the same in Times, whose space is narrower
+    ("helv", 360, "2.2 Tc (CONTENTS) Tj"),  # tracked: every letter apart
+    ("helv", 390, "2.2 Tc (OVERVIEW of results) Tj"),  # tracked, with the file's own word spaces
+    ("helv", 420, "[(black) -333 (box) -333 (and) -333 (blackbox)] TJ"),  # words set apart, no space glyph
+    ("tiro", 450, "[(clean) -230 (up)] TJ"),  # a word gap TeX shrank, next to ``cleanup`` printed whole
+]
+WHOLE_TEXT = ["Income statement", "Cash Flows", "CONTENTS", "OVERVIEW of results", "black box and blackbox",
+              "clean up"]
+PRINTED = ("The cleanup of the blackbox income: an overview of the results and contents.",)
+
+
+def test_split_words_are_joined_from_the_glyphs(tmp_path: Path) -> None:
+    """Spaces the text layer puts inside words (a kerned gap past MuPDF's threshold, letter spacing)
+    are taken out of the page text and the page's lines alike (a run of single letters where the
+    document prints its words whole); word gaps stay, whether the file prints a space glyph or sets
+    the words apart (TeX), even where the two words joined are a word the document prints
+    (``cleanup``, ``blackbox``)."""
+    path = _raw_page(tmp_path / "split.pdf", WHOLE_ROWS, PRINTED)
+    with pymupdf.open(path) as raw:  # the premise: the text layer splits the words
+        raw_text = raw[0].get_text()
+    assert "Incom e" in raw_text and "Flow s" in raw_text and "C O N T E N T S" in raw_text
+    doc = read(path)
+    assert doc.units[0].text.splitlines()[1:] == WHOLE_TEXT
+    assert [ln.text for ln in doc.lines(0)][1:] == WHOLE_TEXT
+    assert all(doc.units[0].text[ln.char:].startswith(ln.text) for ln in doc.lines(0))
+
+
+def test_split_words_are_joined_on_the_dict_path_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A page whose JSON and HTML writings do not match is typed through ``extractDICT``: its lines
+    get the same repair as the page text."""
     from treebuild.readers import pdf
 
-    looked: list[str] = []
-    repair = pdf._repair_spacing
+    monkeypatch.setattr(pdf, "page_styles", lambda *_a: None)
+    doc = read(_raw_page(tmp_path / "split.pdf", WHOLE_ROWS, PRINTED))
+    assert [ln.text for ln in doc.lines(0)][1:] == WHOLE_TEXT
 
-    def spy(page: pymupdf.Page, out: list[Line], spaced: list[int]) -> None:
-        looked.extend(out[i].text for i in spaced)
-        repair(page, out, spaced)
 
-    monkeypatch.setattr(pdf, "_repair_spacing", spy)
-    read(_body_with_short_lines(tmp_path / "body.pdf")).lines(0)
-    assert looked == ["OVERVI EW", "a mod p."]
+def test_split_words_glyph_pass_only_for_lines_that_may_hold_one(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """The glyph pass is paid only for lines of the text holding a piece that may belong to its
+    neighbour (a word of one or two letters the document does not use throughout) or a run of single
+    letters: pages of prose whose short words are its common ones (``of``, ``a``, ``to``) are not
+    looked at, a split heading among them is."""
+    from treebuild.readers import pdf_words
+
+    looked: list[set[int]] = []
+    line_chars = pdf_words._line_chars
+
+    def spy(tp: pymupdf.TextPage, wanted: set[int]) -> dict[int, list[pdf_words._Char]]:
+        looked.append(set(wanted))
+        return line_chars(tp, wanted)
+
+    monkeypatch.setattr(pdf_words, "_line_chars", spy)
+    prose = ["It is a rule of the house to go by the book, as we do in all of our work, and so on.",
+             "We are to be at the desk by nine, if it is a day of work; on it we do as we say."]
+    read(write_pdf(tmp_path / "plain.pdf", [prose * 3] * 8))
+    assert looked == []
+    doc = pymupdf.open(tmp_path / "plain.pdf")
+    _tracked_word(doc[0], 72, 40, "OVERVI", 12, 1.5)
+    _tracked_word(doc[0], pymupdf.get_text_length("OVERVI", fontname="hebo", fontsize=12) + 72 + 10, 40, "EW", 12, 1.5)
+    doc.save(tmp_path / "split.pdf")
+    read(tmp_path / "split.pdf")
+    assert len(looked) == 1 and len(looked[0]) == 1  # one page, one line

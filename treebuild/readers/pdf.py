@@ -9,10 +9,7 @@ is interpreted once.
 
 from __future__ import annotations
 
-import dataclasses
 import math
-import re
-import statistics
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -29,6 +26,7 @@ from .ocr import OcrMode, OcrRequest
 from .ocr_pages import read_pages
 from .pdf_styles import FontBook, Piece, StyledBlock, StyledLine, bold_font, page_styles, typed_line
 from .pdf_tables import looks_tabular, page_tables
+from .pdf_words import PageWords, whole_words
 
 __all__ = ["PdfReader"]
 
@@ -83,7 +81,7 @@ class PdfReader:
             if index not in layouts:
                 page, tp = kept.pop(index, None) or (doc.load_page(index), None)
                 with collector.paused():  # a page's layout pass makes thousands of small objects
-                    layouts[index] = _page_layout(page, units[index].text, tp, book)
+                    layouts[index] = _page_layout(page, units[index].text, tp, book, words.get(index))
             return layouts[index][0]
 
         def blocks(index: int) -> list[tuple[float, float, int]]:
@@ -93,6 +91,11 @@ class PdfReader:
                 page, tp = kept.get(index) or (doc.load_page(index), None)
                 geometry[index] = _page_blocks(page, units[index].text, tp)
             return geometry[index]
+
+        def textpage(index: int) -> pymupdf.TextPage | None:
+            if index in scanned.pages:
+                return None  # the OCR's text layer: no glyphs of the file behind it
+            return kept[index][1] if index in kept else doc.load_page(index).get_textpage(flags=_TEXT_FLAGS)
 
         request = ocr if ocr is not None else OcrRequest.from_env(limits)
         try:
@@ -104,6 +107,10 @@ class PdfReader:
                 layouts[i] = (page.lines, page.blocks)
                 kept.pop(i, None)
             tables = [t for t in tables if t.unit not in scanned.pages]  # spans into a text layer replaced
+            words = whole_words([u.text for u in units], textpage)
+            for index, fixed in words.items():
+                units[index].text = fixed.text
+            tables = [words[t.unit].table(t) if t.unit in words else t for t in tables]
             outline = _outline(doc, units)
         except ReadError:
             raise
@@ -239,11 +246,12 @@ def _page_blocks(page: pymupdf.Page, text: str, tp: pymupdf.TextPage | None = No
     return out
 
 
-def _page_layout(page: pymupdf.Page, text: str, tp: pymupdf.TextPage | None,
-                 book: FontBook) -> tuple[list[Line], list[tuple[float, float, int]]]:
+def _page_layout(page: pymupdf.Page, text: str, tp: pymupdf.TextPage | None, book: FontBook,
+                 words: PageWords | None = None) -> tuple[list[Line], list[tuple[float, float, int]]]:
     """Typographic lines (size, weight, position) and text blocks of a page, from one layout pass
     over ``tp``, the page's text page (made here when reading did not keep it): MuPDF's JSON and HTML
     writers (:mod:`.pdf_styles`), or ``extractDICT`` on a page whose two writings do not match.
+    ``words`` is the page's whole-word repair (:mod:`.pdf_words`), given to its lines as to its text.
 
     ``char`` offsets point into the unit text (``get_text("text")``, which is the blocks' texts in
     order). PyMuPDF's ``get_text("blocks")`` would give the blocks directly, but it leaks about
@@ -256,12 +264,11 @@ def _page_layout(page: pymupdf.Page, text: str, tp: pymupdf.TextPage | None,
         styled = _dict_styles(tp.extractDICT())
     out: list[Line] = []
     blocks: list[tuple[float, float, int]] = []
-    spaced: list[int] = []  # indexes in ``out`` of lines that may be letter-spaced
     cursor = 0
     for bno, block in enumerate(styled):
         block_start: int | None = None
         for sl in block.lines:
-            line_text = sl.text
+            line_text = sl.text if words is None else words.line(sl.text)
             stripped = line_text.strip()
             found = text.find(line_text, cursor)
             if found < 0:
@@ -276,17 +283,11 @@ def _page_layout(page: pymupdf.Page, text: str, tp: pymupdf.TextPage | None,
             # font, lead, lead_size): a third cheaper than keywords, and a filing's table page has hundreds of lines
             out.append(Line(stripped, round(sl.size, 2), sl.bold, x0, y0, x1, y1, char, bno,
                             sl.font, sl.lead, round(sl.lead_size, 2)))
-            if _maybe_spaced(out[-1]):
-                spaced.append(len(out) - 1)
         if block_start is None:  # a block of white space only: it starts where the text stands
             block_start = cursor
         # the block's text starts at the beginning of its first line, not at the first non-blank
         line_start = text.rfind("\n", 0, block_start) + 1
         blocks.append((block.y0, block.y1, line_start))
-    if spaced:
-        spaced = _prominent(out, spaced)
-    if spaced:
-        _repair_spacing(page, out, spaced)
     return out, blocks
 
 
@@ -313,94 +314,3 @@ def _dict_styles(data: dict[str, Any]) -> list[StyledBlock]:
 LEAD_STEP = 1.08
 """A line's first span set this much larger than the line's main span is a run-in head's type (a
 heading size: ``Europe`` in 12 points before ``— In March ...`` in 10)."""
-_SHORT_WORDS = frozenset("a i of in to on at by or an as is it we us be do no so up if vs ii iv vi ix xi "
-                         "et de la le du en un il ne se ce au si ou al".split())
-"""Short tokens that are words (or Roman numerals), not pieces of a split word."""
-_L = "A-Za-z\u00c0-\u00ff"
-_WORDS_ONLY = re.compile(rf"^[{_L}][{_L}&,.'\u2019-]*(?:\s+[{_L}&][{_L}&,.'\u2019-]*)*$")
-"""Latin words only: no figures, symbols or maths (chemistry and font tables space their glyphs too)."""
-SPACED_MAX_CHARS = 60
-"""Only lines this short are checked for letter spacing (headings, not paragraphs)."""
-PROMINENT_SIZE = 10.5
-"""... and only bold, capitalised or larger lines (10 pt is the usual body size) ..."""
-BODY_STEP = 1.05
-"""... larger than the page's body type by this factor, too (an 11 pt TeX body's short lines are body)."""
-BODY_MIN_CHARS = 200
-"""A page's body type is known from this many characters in one size (a title page's few lines are not)."""
-WORD_GAP = 0.2
-"""A gap wider than the line's letter gap by this share of the font size separates words."""
-TRACKED = 0.06
-"""A line whose median gap between letters is at least this share of the font size is letter-spaced."""
-
-
-def _maybe_spaced(line: Line) -> bool:
-    """Worth a look at the glyphs: a short prominent line (bold, capitals or larger than 10.5 pt,
-    and than the page's body type: ``_prominent``) of Latin words, some of them split: a one- or
-    two-letter piece that is not a short word and continues the case of the token before it
-    (``OVERVI EW``, ``Incom e``, ``PART I V``, not ``Box B`` or ``Data Center and AI``), in fewer
-    than half of the tokens. Body lines are left alone: the look costs a glyph pass over the line."""
-    text = line.text
-    if len(text) > SPACED_MAX_CHARS or not (line.bold or line.size > PROMINENT_SIZE or text.isupper()) \
-            or not _WORDS_ONLY.match(text):
-        return False
-    tokens = text.split()
-    pieces = sum(1 for prev, tok in zip(tokens, tokens[1:], strict=False)
-                 if len(tok) <= 2 and tok.casefold() not in _SHORT_WORDS and prev[-1].isupper() == tok[0].isupper())
-    return bool(pieces) and 2 * pieces <= len(tokens)
-
-
-def _prominent(out: list[Line], spaced: list[int]) -> list[int]:
-    """The candidates of ``spaced`` that stand out from the page's body type (the size holding most
-    of the page's characters): bold, capitals, or larger than it. A page without enough text for a
-    body type keeps them all."""
-    chars: dict[float, int] = {}
-    for line in out:
-        chars[line.size] = chars.get(line.size, 0) + len(line.text)
-    size, count = max(chars.items(), key=lambda kv: kv[1])
-    if count < BODY_MIN_CHARS:
-        return spaced
-    return [i for i in spaced if out[i].bold or out[i].text.isupper() or out[i].size > size * BODY_STEP]
-
-
-def _repair_spacing(page: pymupdf.Page, out: list[Line], spaced: list[int]) -> None:
-    """Letter-spaced headings come out of the text layer with spaces inside words wherever a gap
-    between letters passes the extractor's threshold (``OVERVI EW``). Re-join such a line from its
-    glyph positions (read for the line's box only): a space only where the gap is clearly wider
-    than the line's letter gap."""
-    for i in spaced:
-        line = out[i]
-        clip = pymupdf.Rect(line.x0 - 1, line.y0 - 1, line.x1 + 1, line.y1 + 1)
-        raw = page.get_text("rawdict", flags=_TEXT_FLAGS, clip=clip)["blocks"]
-        mid = (line.y0 + line.y1) / 2
-        chars = [c for b in raw for ln in b.get("lines", ()) for span in ln["spans"] for c in span["chars"]
-                 if c["bbox"][1] <= mid <= c["bbox"][3]]
-        chars.sort(key=lambda c: c["bbox"][0])
-        text = _respace(chars, line.size)
-        if text is not None and text.replace(" ", "") == line.text.replace(" ", ""):
-            out[i] = dataclasses.replace(line, text=text)
-
-
-def _respace(chars: list[dict[str, Any]], size: float) -> str | None:
-    """The line's text with spaces from glyph gaps; ``None`` when it is not letter-spaced (the
-    median gap between two letters of one word of the text layer is small: the gaps where it put a
-    space may be word gaps, as in ``of x and y.``, whose three word gaps would make the median)."""
-    glyphs: list[tuple[str, float, float, bool]] = []  # character, x0, x1, after a space
-    after_space = False
-    for c in chars:
-        if c["c"].isspace():
-            after_space = True
-            continue
-        glyphs.append((c["c"], c["bbox"][0], c["bbox"][2], after_space))
-        after_space = False
-    gaps = [b[1] - a[2] for a, b in zip(glyphs, glyphs[1:], strict=False)]
-    letters = [g for (a, b), g in zip(zip(glyphs, glyphs[1:], strict=False), gaps, strict=True)
-               if a[0].isalpha() and b[0].isalpha() and not b[3]]
-    if len(letters) < 2 or statistics.median(letters) < TRACKED * size:
-        return None
-    letter = statistics.median(letters)
-    parts = [glyphs[0][0]]
-    for (ch, _x0, _x1, _space), gap in zip(glyphs[1:], gaps, strict=True):
-        if gap > letter + WORD_GAP * size:
-            parts.append(" ")
-        parts.append(ch)
-    return "".join(parts)
