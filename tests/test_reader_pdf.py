@@ -465,3 +465,31 @@ def test_split_words_glyph_pass_only_for_lines_that_may_hold_one(tmp_path: Path,
     doc.save(tmp_path / "split.pdf")
     read(tmp_path / "split.pdf")
     assert len(looked) == 1 and len(looked[0]) == 1  # one page, one line
+
+
+def test_tables_of_a_repaired_page_point_into_its_whole_words(tmp_path: Path) -> None:
+    """A statement page whose title the text layer splits (``Incom e``): the page text is repaired, and
+    the page's table keeps its span on the same rows of the repaired text, its title repaired too."""
+    path = _raw_page(tmp_path / "statement.pdf", [("helv", 60, "[(Consolidated Statements of Incom) -160 (e)] TJ")],
+                     ("Income taxes and other income are shown below.",))
+    doc = pymupdf.open(path)
+    page = doc[0]
+    labels = ["Revenue", "Cost of sales", "Gross margin", "Research", "Marketing", "Operating income",
+              "Other income", "Income before taxes", "Taxes", "Net income"]
+    y = 150.0
+    for col, year in ((420, "2023"), (500, "2022")):
+        page.insert_text((col, y), year, fontname="helv", fontsize=10)
+    for i, label in enumerate(labels):
+        y += 16
+        page.insert_text((72, y), label, fontname="helv", fontsize=10)
+        for col in (420, 500):
+            page.insert_text((col, y), f"{(i + 3) * 1234 + col:,}", fontname="helv", fontsize=10)
+    doc.save(tmp_path / "table.pdf")
+    read_doc = read(tmp_path / "table.pdf")
+    text = read_doc.units[0].text
+    assert "Consolidated Statements of Income\n" in text
+    assert read_doc.tables, "the premise: the page holds a table"
+    for table in read_doc.tables:
+        span = text[table.start:table.end]
+        assert span.startswith("2023\n2022\nRevenue\n") and span.rstrip().endswith("Net income\n15,228\n15,308")
+        assert table.title is None or "Incom e" not in table.title
