@@ -168,7 +168,8 @@ def test_backfill_reads_html_and_text_documents(prefect_api: str, tmp_path: Path
         f"<p><b>Chapter {k}</b></p><p>{f'Words of chapter {k}. ' * 40}</p><p align='center'>{k}</p>"
         for k in range(1, 6))
     (docs / "guide.html").write_text(f"<html><body>{pages}</body></html>")
-    (docs / "notes.txt").write_text("NOTES\n\n1. First\n\nSome text.\n\n2. Second\n\nMore text.\n")
+    (docs / "notes.txt").write_text("NOTES\n\n1. First\n\nSome text of the first note, on what it is about.\n\n"
+                                    "2. Second\n\nMore text of the second note, on what it is about.\n")
     (tmp_path / "list.txt").write_text("docs/guide.html\n# and\ndocs/notes.txt\n")
     assert manifest([str(tmp_path / "list.txt")]) == [str(docs / "guide.html"), str(docs / "notes.txt")]
     assert manifest([str(docs / "notes.txt")]) == [str(docs / "notes.txt")]

@@ -305,3 +305,69 @@ def _whole(doc: object) -> tuple[object, object]:
     from treebuild.model import Pos
 
     return Pos(0, 0), doc.end()  # type: ignore[attr-defined]
+
+
+def test_a_page_without_breaks_headings_or_links_gets_its_headings_from_type_and_numbering(tmp_path: Path) -> None:
+    """An exported wiki page: headings are styled ``<div>`` s (larger, bold) and numbered bold lines, with no
+    page breaks, no ``<h1>``-``<h6>`` and no contents links. The structure stage reads its layout view (the
+    blocks as a browser prints them, cut into sheets) and the sections land on the blocks, without pages."""
+    big = "font-size:18px;font-weight:bold;margin-top:20px"
+    small = "font-size:14px;font-weight:bold;margin-top:14px"
+    parts = [f'<div style="{big}">Widget Handbook</div>', _para(_prose(60, "handbook"))]
+    for i, chapter in enumerate(["Setting Up", "Daily Use", "Looking After It"], start=1):
+        parts.append(f'<div style="{big}">{i}. {chapter}</div>' + _para(_prose(90, chapter.lower())))
+        for j in range(1, 3):
+            parts.append(f'<div style="{small}">{i}.{j} Topic {chapter} part {j}</div>')
+            parts += [_para(_prose(200, f"topic {i}.{j}")) for _ in range(3)]
+            if (i, j) == (2, 1):
+                parts.append('<table><tr><td>Setting</td><td>Value</td></tr><tr><td>speed</td><td>3</td></tr></table>')
+    doc = read(_write(tmp_path, "<html><body>" + "".join(parts) + "</body></html>"))
+    assert not doc.paged and doc.layout_view is not None and not any(u.heading_level for u in doc.units)
+    assert len(doc.layout_view().doc.units) > 2  # the view runs over several sheets
+    tree = build(doc.path, BuildSettings(subdivide=False))
+    titles = [(n.depth, n.title) for n in tree.walk() if n.origin != "preface"]
+    assert (1, "1. Setting Up") in titles and (2, "2.1 Topic Daily Use part 1") in titles
+    assert titles.index((1, "3. Looking After It")) > titles.index((2, "2.2 Topic Daily Use part 2"))
+    for node in tree.walk():
+        assert node.start_page is None and node.text().startswith(node.title)  # cited by its path
+    assert "speed | 3" in tree.find("2.1 Topic Daily Use part 1")[0].text()
+
+
+def test_a_contents_row_holding_a_part_and_its_first_item_and_a_wrapped_item_title(tmp_path: Path) -> None:
+    """A filing's contents sets ``PART I`` in the first cell of Item 1's row and lists the statements in the
+    title column under it: the Part is an entry of its own, the statements nest under Item 1 (as in the
+    filing printed to PDF), and the Part's section takes the body's title. An Item head set as a table row,
+    its title wrapped in a narrow column (``UNRESOLVED STAFF`` over ``COMMENTS``; the contents leaves it out),
+    keeps its whole title."""
+    def row(*cells: str) -> str:
+        widths = (10, 10, 70, 10)
+        return "<tr>" + "".join(f'<td style="width:{w}%">{c}</td>' for w, c in zip(widths, cells, strict=True)) \
+            + "</tr>"
+
+    contents = ('<table style="width:100%">' + row("PART I", "Item 1.", "Financial Statements", "1")
+                + row("", "", "Consolidated Balance Sheets", "1")
+                + row("", "", "Consolidated Statements of Income", "2")
+                + row("", "Item 2.", "Management's Discussion and Analysis", "3")
+                + row("PART II", "Item 6.", "Exhibits", "5")
+                + "</table>")
+    pages = [IX + _para("FORM 10-Q", HEAD, "center") + _para(_prose(60, "filings")),
+             _para("TABLE OF CONTENTS", HEAD, "center") + contents]
+    heads = {1: ["PART I. FINANCIAL INFORMATION", "Item 1. Financial Statements", "CONSOLIDATED BALANCE SHEETS"],
+             2: ["CONSOLIDATED STATEMENTS OF INCOME"], 3: ["Item 2. Management's Discussion and Analysis"],
+             4: ["PART II. OTHER INFORMATION"], 5: ["Item 6. Exhibits"]}
+    for n in range(1, 6):
+        body = "".join(_para(h, HEAD) + _para(_prose(120, h.lower())) for h in heads[n])
+        if n == 4:
+            body += ('<table style="width:100%"><tr><td style="width:12%;' + HEAD + '">ITEM 1B.</td>'
+                     '<td style="width:18%;' + HEAD + '">UNRESOLVED STAFF COMMENTS</td><td style="width:70%"></td>'
+                     '</tr></table>' + _para("Not applicable."))
+        pages.append(body + _para(_prose(150)) + _folio(n))
+    tree = build(_write(tmp_path, BREAK.join(pages) + "</body></html>"), BuildSettings(subdivide=False))
+    nodes = {" ".join(n.title.split()): n for n in tree.walk()}
+    part = next(n for t, n in nodes.items() if t.startswith("PART I."))
+    assert part.title.startswith("PART I. FINANCIAL INFORMATION") and part.depth == 1
+    item = next(n for t, n in nodes.items() if t.startswith("Item 1. Financial"))
+    assert item.parent is part
+    sheets = next(n for t, n in nodes.items() if t.casefold() == "consolidated balance sheets")
+    assert sheets.parent is item
+    assert any(t.upper() == "ITEM 1B. UNRESOLVED STAFF COMMENTS" for t in nodes), list(nodes)

@@ -80,3 +80,18 @@ def test_offset_voted_from_titles() -> None:
     pm2 = PageMap(doc, after=1)
     pm2.vote_offsets([("1", lambda: 2), ("2", lambda: 5), ("3", lambda: None)])  # no two votes agree
     assert pm2.offsets == {}
+
+
+def test_running_heads_numbers_map_printed_pages() -> None:
+    """A filing printed from HTML numbers its pages only in a running head beside the company's name,
+    at either end by the side of the sheet (``The Widget Company 1``, ``2 The Widget Company``); the sheets
+    Chromium adds where a page overflowed print none, so an offset would drift."""
+    texts = ["Cover", "Contents\nBusiness 1\nRisks 4"]
+    for n in range(1, 12):
+        head = f"The Widget Company {n}" if n % 2 else f"{n} The Widget Company"
+        texts.append(f"{head}\nBody text of page {n}.\nMore text.")
+        if n in (3, 7):
+            texts.append("An overflowing table's last rows\n1,234\n5,678")  # a sheet without a folio
+    pm = PageMap(_doc(texts), after=1)
+    assert pm.source == "folios"
+    assert pm.resolve("1") == 2 and pm.resolve("4") == 6 and pm.resolve("9") == 12

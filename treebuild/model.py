@@ -9,7 +9,7 @@ text is exact and sections that share a page split that page where the next one 
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -28,6 +28,7 @@ __all__ = [
     "Table",
     "OutlineEntry",
     "SourceDoc",
+    "LayoutView",
     "Mark",
     "Node",
     "Tree",
@@ -272,6 +273,34 @@ class OutlineEntry:
 
 
 @dataclass
+class LayoutView:
+    """A document without pages (block units: HTML without page breaks, text without form feeds) laid
+    out on pages all the same, so that the rules that read a printed page (typography, numbering, a
+    printed contents) find its headings. ``doc`` is that paged document (its pages are the layout's,
+    not the author's: nothing is cited by them); ``starts[p]`` lists, for each text line of its page
+    ``p`` in order, ``(char on the page, block unit, char in that unit)``, so a position found on a
+    page maps back to the block units (:meth:`to_unit`)."""
+
+    doc: SourceDoc
+    starts: list[list[tuple[int, int, int]]]
+
+    def to_unit(self, pos: Pos) -> Pos:
+        """The block-unit position of the page position ``pos`` (within the unit's text)."""
+        lines = self.starts[pos.unit] if 0 <= pos.unit < len(self.starts) else []
+        if not lines:
+            return Pos(0, 0)
+        k = max(0, bisect_right(lines, (pos.char, 1 << 62, 0)) - 1)
+        at, unit, char = lines[k]
+        return Pos(unit, max(0, char + min(pos.char - at, _line_room(lines, k, pos.unit, self))))
+
+
+def _line_room(lines: list[tuple[int, int, int]], k: int, page: int, view: LayoutView) -> int:
+    """Characters of line ``k`` of a view page (a position past it stays on it)."""
+    end = lines[k + 1][0] - 1 if k + 1 < len(lines) else len(view.doc.units[page].text)
+    return max(0, end - lines[k][0])
+
+
+@dataclass
 class SourceDoc:
     """What a reader hands to the pipeline: units in document order plus file facts.
 
@@ -294,6 +323,7 @@ class SourceDoc:
     _lines: Any = field(default=None, repr=False)  # callable(int) -> list[Line]
     _release: Any = field(default=None, repr=False)  # callable() dropping what the reader keeps for ``lines``
     folio_labels: bool = False  # pages without labels of their own: the structure stage labels them from their folios
+    layout_view: Callable[[], LayoutView] | None = field(default=None, repr=False)  # block units laid out on pages
 
     def __repr__(self) -> str:  # short: the units hold the whole document's text
         return (f"SourceDoc(path={self.path!r}, format={self.format!r}, units={len(self.units)}, "

@@ -11,7 +11,9 @@ structure stage is then what the PDF reader gives it:
   the page prints at its foot or head, where neighbouring pages agree); the PDF rules find the
   printed contents, the SEC Parts and Items, statements, notes and typographic headings;
 - without page breaks: one unit per block (paragraph, heading, table), as DOCX and Markdown give
-  them, with no pages to cite: citations use the section path;
+  them, with no pages to cite: citations use the section path; the blocks as laid out are the
+  document's layout view (:mod:`.view`), where the structure stage reads headings from type and
+  numbering when none are declared;
 - ``<h1>``-``<h6>`` where the author used them: declared headings (an outline with each heading's
   exact place on a paged document; heading units otherwise);
 - without page breaks or ``<h1>``-``<h6>``, a contents whose links point at anchors that exist, in
@@ -31,17 +33,20 @@ from __future__ import annotations
 import codecs
 import dataclasses
 import re
+from array import array
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import ReadError
-from ..model import Format, OutlineEntry, SourceDoc, Table, Unit, UnitKind
+from ..model import Format, LayoutView, Line, OutlineEntry, SourceDoc, Table, Unit, UnitKind
 from ..settings import Limits
 from .common import read_markup
 from .html_css import BLOCK_TAGS, HIDDEN_TAGS, ROOT, Element, Style, Stylesheet, compute
 from .html_layout import Cell, Pager, Run
 from .limits import LimitExceeded
 from .tables import labels_rows, title_line
+from .view import view_pages
 
 __all__ = ["HtmlReader", "sniff_encoding", "valid_utf8", "binary_kind", "MAX_DEPTH", "read_html"]
 
@@ -129,7 +134,7 @@ class _Frame:
     block: bool
     left: float  # indentation of the column this element's text sets in
     heading: int = 0
-    lines_at: int = 0  # lines placed when a heading opened
+    lines_at: tuple[int, int] = (0, 0)  # (page, line) where a heading's first line would land when it opened
     list_kind: str = ""  # "ul" / "ol" for list elements
     counter: int = 0
     link: tuple[str, int] | None = None  # an internal link's target and where its text starts
@@ -282,7 +287,7 @@ class _Walker:
             self.pager.space(style.top)
             if tag in _HEADINGS:
                 frame.heading = _HEADINGS[tag]
-                frame.lines_at = self._placed()
+                frame.lines_at = (len(self.pager.pages) - 1, len(self.pager.page.lines))
             elif tag in ("ul", "ol", "menu", "dir"):
                 frame.list_kind = "ol" if tag == "ol" else "ul"
                 frame.counter = _int(attrib.get("start"), 1) - 1
@@ -412,13 +417,12 @@ class _Walker:
         else:
             self.pager.anchor(ident)
 
-    def _placed(self) -> int:
-        return sum(len(p.lines) for p in self.pager.pages)
-
     def _heading(self, frame: _Frame) -> None:
         """An ``<h1>``-``<h6>``: its lines' text as the title, where its first line landed."""
-        lines = [(i, j, ln) for i, p in enumerate(self.pager.pages) for j, ln in enumerate(p.lines)]
-        mine = lines[frame.lines_at:]
+        first_page, first_line = frame.lines_at  # only the heading's own lines: no walk over the whole document
+        mine = [(i, j, ln) for i in range(first_page, len(self.pager.pages))
+                for j, ln in enumerate(self.pager.pages[i].lines[first_line if i == first_page else 0:],
+                                       start=first_line if i == first_page else 0)]
         if not mine:
             return
         title = " ".join(" ".join(ln.text for _, _, ln in mine).split())
@@ -637,19 +641,37 @@ def _document(w: _Walker, path: str, sha256: str, size: int, warnings: list[str]
                          metadata=meta, outline=outline, page_count=len(units), warnings=warnings, tables=tables,
                          folio_labels=True,
                          _lines=lambda i: line_lists[i] if 0 <= i < len(line_lists) else [])
-    units, line_unit = _blocks(w)
+    units, line_unit, line_char = _blocks(w)
     if not w.headings:
         linked = _linked_contents(w, units, line_unit)
         if linked:
             meta["contents_links"] = str(linked)
     tables = []
     for g in w.grids:
-        at = line_unit.get((g.page, g.first))
+        at = _at(line_unit, g.page, g.first)
         if at is not None and g.rows and units[at].kind == UnitKind.table:
             above = units[at - 1].text if at > 0 and units[at - 1].kind != UnitKind.table else ""
             tables.append(_table(g.rows, at, 0, len(units[at].text), above, None, None))
+    pager_pages = w.pager.pages
+    made: list[LayoutView] = []
+
+    def laid_out() -> Iterator[tuple[Line, int, int]]:
+        """The laid-out lines, each let go once the view has its copy (one copy held at a time)."""
+        for p, page in enumerate(pager_pages):
+            lines, page.lines, page.texts = page.lines, [], []
+            lines.reverse()
+            j = 0
+            while lines:
+                yield lines.pop(), line_unit[p][j], line_char[p][j]
+                j += 1
+
+    def view() -> LayoutView:  # the blocks as a browser prints them, for the rules that read pages (made once)
+        if not made:
+            made.append(view_pages(laid_out(), path=path, sha256=sha256, size=size, fmt=Format.html, title=w.title))
+        return made[0]
+
     return SourceDoc(path=path, format=Format.html, units=units, sha256=sha256, size=size, title=w.title,
-                     metadata=meta, page_count=None, warnings=warnings, tables=tables)
+                     metadata=meta, page_count=None, warnings=warnings, tables=tables, layout_view=view)
 
 
 def _table(rows: list[list[str]], unit: int, start: int, end: int, above: str, page: int | None,
@@ -671,7 +693,7 @@ MAX_HEADER_ROWS = 4
 """At most this many leading rows are column headings (a period, a date, a unit)."""
 
 
-def _linked_contents(w: _Walker, units: list[Unit], line_unit: dict[tuple[int, int], int]) -> int:
+def _linked_contents(w: _Walker, units: list[Unit], line_unit: list[array[int]]) -> int:
     """The contents' links to anchors as declared headings, as a PDF's outline is trusted: when at least
     :data:`MIN_CONTENTS_LINKS` of them point at anchors that exist, nearly all do, and their targets come in
     document order after the links. The target's block becomes a heading whose level is the link's rank
@@ -685,7 +707,7 @@ def _linked_contents(w: _Walker, units: list[Unit], line_unit: dict[tuple[int, i
             continue
         page, _y, char = where
         line = by_line.get((page, char))
-        unit = line_unit.get((page, line)) if line is not None else None
+        unit = _at(line_unit, page, line) if line is not None else None
         if unit is not None:
             found.append((unit, link))
     if len(found) < MIN_CONTENTS_LINKS or len(found) < CONTENTS_RESOLVED * len(links):
@@ -711,11 +733,18 @@ MAX_HEADING_CHARS = 200
 """A linked block longer than this is a paragraph the anchor sits in, not a heading."""
 
 
-def _blocks(w: _Walker) -> tuple[list[Unit], dict[tuple[int, int], int]]:
+def _at(table: list[array[int]], page: int, line: int) -> int | None:
+    """``table[page][line]`` (the unit a laid-out line landed in), ``None`` past the laid-out lines."""
+    return table[page][line] if 0 <= page < len(table) and 0 <= line < len(table[page]) else None
+
+
+def _blocks(w: _Walker) -> tuple[list[Unit], list[array[int]], list[array[int]]]:
     """Block units of a document without page breaks: a paragraph (its wrapped lines joined again), a
-    heading (its declared level) or a table (a row a text line, its cells apart by `` | ``) each."""
+    heading (its declared level) or a table (a row a text line, its cells apart by `` | ``) each; and
+    where each laid-out line landed: its unit, and its offset in that unit's text (a table's lines: 0)."""
     units: list[Unit] = []
-    line_unit: dict[tuple[int, int], int] = {}  # (page, line) -> the unit holding it
+    line_unit = [array("i", bytes(4 * len(p.lines))) for p in w.pager.pages]  # [page][line] -> the unit holding it
+    line_char = [array("i", bytes(4 * len(p.lines))) for p in w.pager.pages]  # ... and its offset in that unit's text
     rows: dict[int, dict[int, list[str]]] = {}  # table row -> cell -> its lines
     table: int | None = None
     for p, page in enumerate(w.pager.pages):
@@ -729,7 +758,7 @@ def _blocks(w: _Walker) -> tuple[list[Unit], dict[tuple[int, int], int]]:
                     _close_table(units, rows)
                     table = kind[1]
                 rows.setdefault(cell[0], {}).setdefault(cell[1], []).append(lines[j].text)
-                line_unit[(p, j)] = len(units)  # the table unit, once closed
+                line_unit[p][j] = len(units)  # the table unit, once closed
                 j += 1
                 continue
             _close_table(units, rows)
@@ -738,15 +767,18 @@ def _blocks(w: _Walker) -> tuple[list[Unit], dict[tuple[int, int], int]]:
             while k + 1 < len(lines) and lines[k + 1].block == lines[j].block:
                 k += 1
             text = " ".join(ln.text for ln in lines[j:k + 1])
+            at = 0
             for m in range(j, k + 1):
-                line_unit[(p, m)] = len(units)
+                line_unit[p][m] = len(units)
+                line_char[p][m] = at
+                at += len(lines[m].text) + 1
             if kind is not None and kind[0] == "heading":
                 units.append(Unit(index=len(units), kind=UnitKind.heading, text=text, heading_level=kind[1]))
             else:
                 units.append(Unit(index=len(units), kind=UnitKind.paragraph, text=text))
             j = k + 1
     _close_table(units, rows)
-    return units, line_unit
+    return units, line_unit, line_char
 
 
 def _close_table(units: list[Unit], rows: dict[int, dict[int, list[str]]]) -> None:

@@ -10,9 +10,12 @@ emphasis they stand for and hands the rest to the shared rules:
   emphasised (bold; an ``====`` title larger, a ``----`` title a little larger). The PDF rules then
   find the printed contents list, the running headers and footers (``[Page 3]``), the printed
   page numbers and the headings' levels from their numbering, as on a printed page;
-- text without form feeds is a run of blocks (paragraphs apart by blank lines), each heading a
-  heading unit whose level is its style's rank (``====`` over ``----`` over capitals) or the depth
-  of its number, as DOCX and Markdown declare theirs. It has no pages to cite.
+- text without form feeds is a run of blocks (paragraphs apart by blank lines, each line set apart
+  by a convention a block of its own, underlines left out) with no pages to cite, and a layout view
+  of the same lines (:mod:`.view`) in which the structure stage finds the headings and their levels
+  by the same rules (numbering depth, then the emphasis's rank) and a printed contents list, with or
+  without page numbers. Outdented lines set apart by blank lines (a text dumped from HTML) are
+  headings too, the further out the larger.
 
 Encodings: a byte-order mark, else UTF-8, else windows-1252 (with a warning).
 """
@@ -20,14 +23,16 @@ Encodings: a byte-order mark, else UTF-8, else windows-1252 (with a warning).
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import ReadError
-from ..model import Format, Line, SourceDoc, Unit, UnitKind
+from ..model import Format, LayoutView, Line, SourceDoc, Unit, UnitKind
 from ..settings import Limits
 from .common import read_markup
 from .html import sniff_encoding, valid_utf8
+from .view import view_pages
 
 __all__ = ["TextReader", "read_text", "TITLE_SIZE", "SUBTITLE_SIZE", "BODY_SIZE"]
 
@@ -47,6 +52,15 @@ monospaced face among proportional ones)."""
 _MARGIN = 36.0
 _MAX_HEADING_CHARS = 90
 """A line longer than this is text, whatever it looks like."""
+OUTDENT_STEP = 0.5
+"""Points an outdented heading is set larger than the body per indentation step it stands further out
+(a text dumped from HTML: ``Closing bug reports`` at the margin, sub-heads two columns in, the text three):
+bold makes it a heading, the size ranks the steps."""
+_MEASURE_RANK = 0.9
+"""The text's measure (the width it is wrapped at) is the line length this far up the sorted lengths."""
+_WRAPPED = 0.85
+"""A numbered line this close to the measure, text right under it, is a list item's or a paragraph's first
+line wrapped there (``1. The Developers follow the Standard Resolution Procedure, below. A``), not a heading."""
 _UNDERLINE = re.compile(r"^\s*(=+|-+|~+|\*+|\^+)\s*$")
 _NUMBERED = re.compile(
     r"^\s*(?:(?:section|chapter|part|article|appendix|annex|item)\s+[0-9IVXLCivxlc]+[A-Za-z]?\.?"
@@ -71,6 +85,7 @@ class _Head:
     """A heading line: how it is set apart (``=``/``-`` underline, ``caps``, ``numbered``)."""
 
     kind: str
+    size: float = 0.0  # an outdented heading's type size: the further out, the larger (0: the kind's size)
 
 
 def _headings(lines: list[str]) -> dict[int, _Head]:
@@ -78,6 +93,10 @@ def _headings(lines: list[str]) -> dict[int, _Head]:
     the text's edge above, a blank line below or an indented/other-style line) and not a sentence."""
     out: dict[int, _Head] = {}
     n = len(lines)
+    lengths = sorted(len(ln.rstrip()) for ln in lines if ln.strip())
+    measure = lengths[int(len(lengths) * _MEASURE_RANK)] if lengths else 0  # the width the text is wrapped at
+    indents = Counter(len(ln) - len(ln.lstrip()) for ln in lines if ln.strip())
+    body_indent = indents.most_common(1)[0][0] if indents else 0  # where the text's lines start
     for i, raw in enumerate(lines):
         text = raw.strip()
         if not text or len(text) > _MAX_HEADING_CHARS or _UNDERLINE.match(text):
@@ -93,11 +112,20 @@ def _headings(lines: list[str]) -> dict[int, _Head]:
                 or text.endswith((",", ";")):
             continue
         letters = [c for c in text if c.isalpha()]
+        wrapped = not below_blank and len(raw.rstrip()) >= _WRAPPED * measure  # a paragraph's first line
         if _NUMBERED.match(text + " ") and len(letters) >= 2 and (below_blank or len(text.split()) <= 10) \
-                and not text.rstrip().endswith("."):
+                and not text.rstrip().endswith(".") and not wrapped:
             out[i] = _Head("numbered")
         elif len(letters) >= 3 and all(c.isupper() for c in letters) and below_blank:
             out[i] = _Head("caps")
+        elif below_blank and len(raw) - len(raw.lstrip()) < body_indent and len(letters) >= 3 \
+                and text[:1].isupper() and not wrapped and not _SENTENCE_END.search(text):
+            out[i] = _Head("outdent")
+    outdents = sorted({len(lines[i]) - len(lines[i].lstrip()) for i, h in out.items() if h.kind == "outdent"})
+    for i, h in out.items():
+        if h.kind == "outdent":
+            rank = outdents.index(len(lines[i]) - len(lines[i].lstrip()))
+            out[i] = _Head("outdent", BODY_SIZE + OUTDENT_STEP * (len(outdents) - rank))
     return out
 
 
@@ -120,9 +148,13 @@ def read_text(raw: bytes, *, path: str, sha256: str | None = None) -> SourceDoc:
     pages = text.split("\f")
     if len([p for p in pages if p.strip()]) > 1:
         return _paged(pages, path, sha256, len(raw), warnings)
-    units = _blocks(text.split("\n"))
+    units, placed = _blocks(text.split("\n"))
+
+    def view() -> LayoutView:  # the text as a terminal shows it, emphasis included, for the rules that read pages
+        return view_pages(placed, path=path, sha256=sha256, size=len(raw), fmt=Format.text)
+
     return SourceDoc(path=path, format=Format.text, units=units, sha256=sha256, size=len(raw), page_count=None,
-                     warnings=warnings)
+                     warnings=warnings, layout_view=view)
 
 
 def _paged(pages: list[str], path: str, sha256: str, size: int, warnings: list[str]) -> SourceDoc:
@@ -139,15 +171,7 @@ def _paged(pages: list[str], path: str, sha256: str, size: int, warnings: list[s
         for k, row in enumerate(rows):
             stripped = row.strip()
             if stripped and not (_UNDERLINE.match(stripped) and k - 1 in heads):
-                head = heads.get(k)
-                type_size = TITLE_SIZE if head and head.kind == "=" else SUBTITLE_SIZE if head and head.kind == "-" \
-                    else BODY_SIZE
-                indent = len(row) - len(row.lstrip())
-                x0 = _MARGIN + indent * BODY_SIZE * _ADVANCE
-                y0 = _MARGIN + k * BODY_SIZE * _LEADING
-                x1 = x0 + len(stripped) * type_size * _ADVANCE
-                lines.append(Line(stripped, type_size, head is not None, x0, y0, x1, y0 + type_size * _LEADING,
-                                  char + indent, len(lines), _FONT))
+                lines.append(_line(row, k, heads.get(k), char, len(lines)))
             char += len(row) + 1
         height = max(792.0, 2 * _MARGIN + len(rows) * BODY_SIZE * _LEADING)
         units.append(Unit(index=len(units), kind=UnitKind.page, text=text, page=len(units) + 1, height=height,
@@ -158,19 +182,37 @@ def _paged(pages: list[str], path: str, sha256: str, size: int, warnings: list[s
                      _lines=lambda i: all_lines[i] if 0 <= i < len(all_lines) else [])
 
 
-def _blocks(rows: list[str]) -> list[Unit]:
-    """Paragraphs apart by blank lines; heading lines as heading units, levels by style rank and numbering."""
+def _line(row: str, k: int, head: _Head | None, char: int, block: int) -> Line:
+    """Text row ``k`` as a typographic line at its column (leading spaces indent it), a heading's
+    convention read as emphasis: bold, and an ``====`` title larger, a ``----`` title a little larger."""
+    stripped = row.strip()
+    type_size = TITLE_SIZE if head and head.kind == "=" else SUBTITLE_SIZE if head and head.kind == "-" \
+        else head.size if head and head.size else BODY_SIZE
+    indent = len(row) - len(row.lstrip())
+    x0 = _MARGIN + indent * BODY_SIZE * _ADVANCE
+    y0 = _MARGIN + k * BODY_SIZE * _LEADING
+    x1 = x0 + len(stripped) * type_size * _ADVANCE
+    return Line(stripped, type_size, head is not None, x0, y0, x1, y0 + type_size * _LEADING, char + indent, block,
+                _FONT)
+
+
+def _blocks(rows: list[str]) -> tuple[list[Unit], list[tuple[Line, int, int]]]:
+    """Paragraphs apart by blank lines, each line set apart by a heading's convention a paragraph of its
+    own (its underline left out); and every text line laid out (:func:`_line`) with its unit and its
+    offset there, for the layout view in which the structure stage finds the headings and their levels."""
     heads = _headings(rows)
-    order: list[str] = []  # heading styles in order of first use: the first is the top level
-    for k in sorted(heads):
-        if heads[k].kind != "numbered" and heads[k].kind not in order:
-            order.append(heads[k].kind)
     units: list[Unit] = []
-    para: list[str] = []
+    placed: list[tuple[Line, int, int]] = []
+    para: list[tuple[int, str]] = []
 
     def close() -> None:
-        if para and any(p.strip() for p in para):
-            units.append(Unit(index=len(units), kind=UnitKind.paragraph, text="\n".join(para).strip("\n")))
+        if any(t.strip() for _, t in para):
+            u, at = len(units), 0
+            for k, text in para:
+                line = _line(text, k, heads.get(k), at, u)
+                placed.append((line, u, line.char))
+                at += len(text) + 1
+            units.append(Unit(index=u, kind=UnitKind.paragraph, text="\n".join(t for _, t in para).rstrip("\n")))
         para.clear()
 
     skip = -1
@@ -180,24 +222,13 @@ def _blocks(rows: list[str]) -> list[Unit]:
         head = heads.get(k)
         if head is not None:
             close()
-            level = _level(row.strip(), head, order)
-            units.append(Unit(index=len(units), kind=UnitKind.heading, text=row.strip(), heading_level=level))
+            para.append((k, row.rstrip()))
+            close()
             if head.kind in "=-":
                 skip = k + 1
-            continue
-        if not row.strip():
+        elif not row.strip():
             close()
         else:
-            para.append(row.rstrip())
+            para.append((k, row.rstrip()))
     close()
-    return units
-
-
-def _level(text: str, head: _Head, order: list[str]) -> int:
-    """A heading's level: its style's rank among the underline and capitals styles, or after them the
-    depth of its number (``1`` under the styles, ``1.1`` one deeper)."""
-    if head.kind != "numbered":
-        return order.index(head.kind) + 1
-    m = re.match(r"\s*([0-9]{1,3}(?:\.[0-9]{1,3})*)", text)
-    depth = len(m.group(1).rstrip(".").split(".")) if m else 1
-    return min(6, len(order) + depth)
+    return units, placed

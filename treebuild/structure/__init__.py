@@ -30,7 +30,7 @@ from __future__ import annotations
 import dataclasses
 
 from .. import collector
-from ..model import Mark, Node, SourceDoc, Usage
+from ..model import Mark, Method, Node, Origin, SourceDoc, StructureSource, Usage
 from ..settings import BuildSettings, ModelConfig
 from .assemble import assemble
 from .heuristics import HEURISTICS as H
@@ -60,7 +60,34 @@ def detect_marks(doc: SourceDoc, settings: BuildSettings, model_config: ModelCon
     The model is asked for structure only when ``settings.structure_fallback`` is on, a real
     model is configured and no deterministic source found sections; its calls go into ``usage``.
     """
+    if not doc.paged and doc.layout_view is not None and not any(u.heading_level for u in doc.units):
+        return _from_view(doc, settings, model_config, usage)
     return combine(doc, layout if layout is not None else analyze(doc), settings, model_config, usage)
+
+
+def _from_view(doc: SourceDoc, settings: BuildSettings, model_config: ModelConfig | None,
+               usage: Usage | None) -> StructureResult:
+    """A document without pages or declared headings (HTML without page breaks or ``<h1>``-``<h6>``, text
+    without form feeds): the paged rules read its layout view (:class:`~treebuild.model.LayoutView`: its
+    blocks laid out on pages) and the marks they find map back to its blocks. Page windows are no
+    sections of such a document (its pages are the layout's): without headings it stays one section,
+    which subdivision cuts by size."""
+    assert doc.layout_view is not None
+    view = doc.layout_view()
+    if not view.doc.units:
+        return StructureResult([], Method([StructureSource.single]))
+    result = combine(view.doc, analyze(view.doc), settings, model_config, usage)
+    marks: list[Mark] = []
+    for m in result.marks:
+        if m.origin == Origin.window:
+            continue
+        pos = view.to_unit(m.pos)
+        if marks and pos <= marks[-1].pos:
+            continue  # two starts in one block: the first stands
+        marks.append(dataclasses.replace(m, pos=pos))
+    sources = [s for s in result.method.sources if s != StructureSource.windows] if marks else []
+    method = Method(sources or [StructureSource.single])
+    return StructureResult(marks, method, [w for w in result.warnings if "page" not in w])  # not its pages
 
 
 def build_nodes(doc: SourceDoc, settings: BuildSettings, model_config: ModelConfig | None = None,

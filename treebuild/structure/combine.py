@@ -48,7 +48,8 @@ def merge_skeletons(primary: list[Mark], extra: list[Mark], closing: re.Pattern[
     """``primary`` plus the marks of ``extra`` that it lacks, in document order.
 
     A primary mark that repeats an extra one takes the extra one's level (SEC levels are fixed
-    by the form; a TOC may indent Items differently). Marks whose title matches ``closing``
+    by the form; a TOC may indent Items differently) and, when it is a bare label (``PART I``), its
+    title and the earlier of the two places. Marks whose title matches ``closing``
     (a filing's Signatures) are top level.
     """
     out: list[Mark] = []
@@ -57,7 +58,11 @@ def merge_skeletons(primary: list[Mark], extra: list[Mark], closing: re.Pattern[
         twin = next((i for i, e in enumerate(extra) if i not in used and same_heading(p, e)), None)
         if twin is not None:
             used.add(twin)
-            p = Mark(p.title, extra[twin].level, p.pos, p.origin, p.confidence)
+            e = extra[twin]
+            bare = (label := parse_numbering(p.title)) is not None and not label.rest.strip(" .:-\u2013\u2014")
+            # a bare label (a contents' ``PART I``) takes the heading's title and place (``PART I. FINANCIAL ...``)
+            p = Mark(e.title, e.level, min(p.pos, e.pos), p.origin, p.confidence) if bare and len(e.title) > \
+                len(p.title) else Mark(p.title, e.level, p.pos, p.origin, p.confidence)
         out.append(p)
     out.extend(e for i, e in enumerate(extra) if i not in used)
     if closing is not None:

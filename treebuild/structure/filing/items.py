@@ -124,14 +124,42 @@ def _title_after(lines: list[Line], j: int, rest: str) -> tuple[str, list[int]]:
         return rest, used
     for k in range(j + 1, min(j + 4, len(lines))):
         nxt = lines[k]
-        beside = abs(nxt.y0 - line.y0) < 0.5 * line.size and nxt.x0 > line.x1 - 1
+        beside = nxt.x0 > line.x1 - 1 and (abs(nxt.y0 - line.y0) < 0.5 * line.size or nxt.block == line.block
+                                            and line.y0 - _WRAP_ROWS * line.size < nxt.y0 < line.y0)
+        # (a title wrapped beside its label, the label set at the rows' middle: a table cell's default)
         below = nxt.block == line.block and 0 <= nxt.y0 - line.y1 < 1.2 * line.size and (nxt.bold or nxt.text.isupper())
         if (beside or below) and not (form_label(nxt.text, "part") or form_label(nxt.text, "item")):
             used.append(k)
-            return nxt.text.strip(), used
+            return " ".join([nxt.text.strip(), *_wrapped(lines, k, used)]), used
         if nxt.y0 > line.y1 + line.size:
             break
     return "", used
+
+
+def _wrapped(lines: list[Line], k: int, used: list[int]) -> list[str]:
+    """The rows a title set in its own column wraps to (``ITEM 1B.`` | ``UNRESOLVED STAFF`` over
+    ``COMMENTS`` in the title's column): lines right under it, at its left edge, in its type and block."""
+    out: list[str] = []
+    first = prev = lines[k]
+    for m in range(k + 1, min(k + 1 + _WRAP_ROWS, len(lines))):
+        ln = lines[m]
+        below = ln.y0 > prev.y0 + 0.5 * first.size and ln.y0 - prev.y1 < 0.5 * first.size
+        if not below or ln.block != first.block or abs(ln.x0 - first.x0) > _ALIGNED or ln.bold != first.bold \
+                or abs(ln.size - first.size) > _SAME_SIZE or form_label(ln.text, "part") or form_label(ln.text, "item"):
+            break
+        used.append(m)
+        out.append(ln.text.strip())
+        prev = ln
+    return out
+
+
+_WRAP_ROWS = 5
+"""A wrapped Item title runs to at most this many more rows (Item 5's fourteen words in a two-column
+page's narrow title column take five rows in all)."""
+_ALIGNED = 2.0
+"""Points by which a wrapped row's left edge may miss its first row's."""
+_SAME_SIZE = 0.3
+"""Points by which two rows of one type may differ in size."""
 
 
 def _starts_row(prev: Line | None, line: Line) -> bool:

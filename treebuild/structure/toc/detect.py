@@ -609,15 +609,48 @@ def pageless_listings(doc: SourceDoc, after: int) -> dict[int, tuple[int, int]]:
 
 def _numbered_run(rows: list[Row], height: float) -> int:
     """Where the run of numbered titles that opens ``rows`` ends (the index after its last row; folios
-    and running heads among them passed over): a contents list without page numbers."""
+    and running heads among them passed over): a contents list without page numbers. A row set further
+    below the one above it than a line's height and than any row of the run so far (a blank line in a
+    text) opens the document's text: its first numbered heading, not one more entry."""
     end = 0
+    prev: Row | None = None
+    widest = 0.0  # the largest gap between two rows of the run
+    right = max((r.x1 for r in rows), default=0.0)
     for i, r in enumerate(rows):
         if margin_row(r, height, rows[i + 1] if i + 1 < len(rows) else None):
             continue
-        if not _numbered_title(r.text):
+        gap = r.y0 - prev.y1 if prev is not None else 0.0
+        if not _numbered_title(r.text) and not (prev is not None and _wraps_to(prev, r, gap, right)):
             break
+        if end >= H.pageless_rows and gap >= r.size and gap > widest:
+            break
+        widest = max(widest, gap)
+        prev = r
         end = i + 1
     return end
+
+
+def _wraps_to(prev: Row, r: Row, gap: float, right: float) -> bool:
+    """Row ``r`` goes on with the title of ``prev``, which ran to the column's right edge (``right``): set
+    right under it, not left of it (a long question in a FAQ's contents)."""
+    return gap < 0.5 * r.size and r.x0 >= prev.x0 - 1 and prev.x1 - prev.x0 >= PAGELESS_WRAP * (right - prev.x0)
+
+
+PAGELESS_WRAP = 0.75
+"""In a contents without page numbers, a row filling this share of the column from its left edge to the
+widest row's end wrapped: the unnumbered row under it goes on with its title."""
+
+
+def _up_to_text(s: _PageScore) -> _PageScore:
+    """The rows of a page-less contents' first page down to the end of its entries, when the document's
+    text starts under them on that page (a short contents on a text's first screen)."""
+    if s.keyword_row is None:
+        return s
+    first = s.keyword_row + 1
+    end = first + _numbered_run(s.rows[first:], s.height)
+    if end <= first or end >= len(s.rows) or _numbered_title(s.rows[-1].text) and end == len(s.rows) - 1:
+        return s
+    return _score_rows(s.unit, s.rows[:end], s.height)
 
 
 def _titled_at_foot(s: _PageScore) -> bool:
@@ -707,6 +740,7 @@ def find_toc_pages(doc: SourceDoc) -> TocPages | None:
             continue
         s = score(u)
         if _pageless_start(s) or (_titled_at_foot(s) and u + 1 < n and _pageless_continues(score(u + 1))):
+            scores[u] = _up_to_text(s)
             pages = [u]
             while pages[-1] + 1 < n and _pageless_continues(score(pages[-1] + 1)):
                 pages.append(pages[-1] + 1)

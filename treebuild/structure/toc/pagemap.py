@@ -57,7 +57,7 @@ class PageMap:
                 if u.label:
                     self._by_label.setdefault(u.label.strip().casefold(), []).append(u.index)
         self.folios: dict[int, tuple[str, int]] = \
-            _consistent_folios([u.text for u in doc.units]) if not self.pdf_labels else {}
+            _consistent_folios([u.text for u in doc.units], running=True) if not self.pdf_labels else {}
         self._by_folio: dict[tuple[str, int], list[int]] = {}
         for unit, key in self.folios.items():
             self._by_folio.setdefault(key, []).append(unit)

@@ -11,6 +11,7 @@ label is read), the parser heading detection uses: one kind, depth and rank per 
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections import Counter
 from dataclasses import dataclass
@@ -18,7 +19,7 @@ from dataclasses import dataclass
 from ..heuristics import HEURISTICS as H
 from ..numbering import Numbering, parse_numbering
 from ..text import normalize_title
-from .detect import Cell, Row, TocPages, entry_like, margin_row, right_edge, row_entry, toc_keyword
+from .detect import PAGELESS_WRAP, Cell, Row, TocPages, entry_like, margin_row, right_edge, row_entry, toc_keyword
 
 __all__ = ["TocEntry", "parse_rows", "assign_levels", "parse_line"]
 
@@ -85,7 +86,7 @@ def parse_rows(pages: TocPages) -> list[TocEntry]:
         piece_raws = [r for unit in piece for r in _raw_rows(pages, unit, repeated)]
         raws.extend(_through_last_paged(piece_raws) if pages.paged else piece_raws)
     _mirror_margins(raws, pages)
-    entries = _trim(_join(raws, right), pages.paged)
+    entries = _trim(_join(raws, right, pages.paged), pages.paged)
     for i, entry in enumerate(entries):
         entry.order = i
     return assign_levels(entries)
@@ -106,6 +107,10 @@ def _raw_rows(pages: TocPages, unit: int, repeated: set[str]) -> list[_Raw]:
         below = rows[i + 1] if i + 1 < len(rows) else None
         if kind == "toc" or _skip_row(r, height, below) or normalize_title(r.text) in repeated:
             continue
+        part = _part_beside(r, unit)
+        if part is not None:  # ``PART I | Item 1. | Financial Statements | 1``: the part, then its first entry
+            raws.append(part)
+            r = dataclasses.replace(r, cells=r.cells[1:])
         re_ = row_entry(r, edge)
         if not re_.title or not re.search(r"[^\W\d_]", re_.title):
             continue
@@ -114,6 +119,22 @@ def _raw_rows(pages: TocPages, unit: int, repeated: set[str]) -> list[_Raw]:
         title_x0 = r.cells[1].x0 if len(r.cells) > 1 and _label_only(r.cells[0].text) else r.x0
         raws.append(_Raw(re_.title, page, r.x0, title_x0, r.x1, r.size, r.bold, unit, has_page))
     return raws
+
+
+def _part_beside(r: Row, unit: int) -> _Raw | None:
+    """A part's label printed in the first cell of its first entry's row (``PART I`` | ``Item 1.`` |
+    ``Financial Statements`` | ``1``, a filing's contents set as a table): an entry of its own, without
+    a page (it starts where its first entry does), the entries under it nesting in it."""
+    if len(r.cells) < 2:
+        return None
+    label = parse_numbering(r.cells[0].text, entry=True)
+    if label is None or label.kind != "part" or label.rest.strip(" .:-\u2013\u2014"):
+        return None
+    rest = parse_numbering(" ".join(c.text for c in r.cells[1:]), entry=True)
+    if rest is None or rest.kind == "part":
+        return None
+    first = r.cells[0]
+    return _Raw(first.text, None, first.x0, first.x0, first.x1, r.size, r.bold, unit, False)
 
 
 def _part_above(rows: list[Row], unit: int) -> _Raw | None:
@@ -245,7 +266,7 @@ def _skip_row(row: Row, height: float, below: Row | None = None) -> bool:
     return margin_row(row, height, below)
 
 
-def _join(raws: list[_Raw], right: float) -> list[TocEntry]:
+def _join(raws: list[_Raw], right: float, paged: bool = True) -> list[TocEntry]:
     """Merge label-only rows with their title and wrapped titles with their continuation."""
     out: list[TocEntry] = []
     pending: _Raw | None = None
@@ -264,7 +285,7 @@ def _join(raws: list[_Raw], right: float) -> list[TocEntry]:
                     flush(pending)
                     pending = None
                 continue
-            if _continues_title(pending, r, raws[i + 1] if i + 1 < len(raws) else None, right):
+            if _continues_title(pending, r, raws[i + 1] if i + 1 < len(raws) else None, right, paged):
                 merged = _Raw(f"{pending.title} {r.title}", r.page, pending.x0, pending.title_x0, r.x1,
                               pending.size, pending.bold, pending.unit, r.has_page)
                 if merged.has_page:
@@ -287,7 +308,7 @@ def _join(raws: list[_Raw], right: float) -> list[TocEntry]:
 _OPEN_END = re.compile(r"(?:[,;:(\-–—/&]|\b(?:and|or|of|the|for|to|in|on|with|a|an|des|de|der|und|et))$", re.I)
 
 
-def _continues_title(prev: _Raw, r: _Raw, after: _Raw | None, right: float) -> bool:
+def _continues_title(prev: _Raw, r: _Raw, after: _Raw | None, right: float, paged: bool = True) -> bool:
     """Is row ``r`` the second line of ``prev``'s title rather than an entry of its own?
 
     It is when ``prev`` ends open ("... and", "Suggests,"), or runs near the right margin, or
@@ -300,9 +321,10 @@ def _continues_title(prev: _Raw, r: _Raw, after: _Raw | None, right: float) -> b
         return False
     if _OPEN_END.search(prev.title):
         return True
-    if not r.has_page:
-        return _middle_line(prev, r, after)
     span = right - prev.x0
+    if not r.has_page:  # in a contents without pages, a row that ran to the column's right edge wrapped
+        return _middle_line(prev, r, after) or not paged and span > 0 and r.x0 >= prev.x0 - 1 \
+            and prev.x1 - prev.x0 >= PAGELESS_WRAP * span
     if span > 0 and (prev.x1 - prev.x0) >= 0.6 * span and r.x0 >= prev.title_x0 - 2:
         return True
     alone = after is None or after.unit != r.unit or abs(after.x0 - r.x0) > 1.0

@@ -453,6 +453,8 @@ def _toc_end(pt: PageTexts, entries: list[TocEntry], last: int) -> Pos | None:
     a page; a page-less last row may be that very heading): the first section often starts below
     it, on the same page (``1 Introduction`` under ``Contents``)."""
     rows = [e for e in entries if e.unit == last and e.page]
+    if not any(e.page for e in entries):  # a contents without pages: its last row read on the page
+        rows = [e for e in entries if e.unit == last]
     if not rows:
         return None
     want = _want(max(rows, key=lambda e: e.order))
