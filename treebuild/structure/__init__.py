@@ -60,18 +60,24 @@ def detect_marks(doc: SourceDoc, settings: BuildSettings, model_config: ModelCon
     The model is asked for structure only when ``settings.structure_fallback`` is on, a real
     model is configured and no deterministic source found sections; its calls go into ``usage``.
     """
-    if not doc.paged and doc.layout_view is not None and not any(u.heading_level for u in doc.units):
+    if not doc.paged and doc.layout_view is not None \
+            and sum(1 for u in doc.units if u.heading_level) < MIN_DECLARED_HEADINGS:
         return _from_view(doc, settings, model_config, usage)
     return combine(doc, layout if layout is not None else analyze(doc), settings, model_config, usage)
 
 
+MIN_DECLARED_HEADINGS = 2
+"""Fewer declared headings than this (none, or a lone ``<h1>`` naming the page over styled sub-heads, as a
+wiki exports it) declare no structure: the layout view is read instead."""
+
+
 def _from_view(doc: SourceDoc, settings: BuildSettings, model_config: ModelConfig | None,
                usage: Usage | None) -> StructureResult:
-    """A document without pages or declared headings (HTML without page breaks or ``<h1>``-``<h6>``, text
-    without form feeds): the paged rules read its layout view (:class:`~treebuild.model.LayoutView`: its
-    blocks laid out on pages) and the marks they find map back to its blocks. Page windows are no
-    sections of such a document (its pages are the layout's): without headings it stays one section,
-    which subdivision cuts by size."""
+    """A document without pages or declared headings (HTML without page breaks or ``<h1>``-``<h6>``, a lone
+    one aside; text without form feeds): the paged rules read its layout view
+    (:class:`~treebuild.model.LayoutView`: its blocks laid out on pages) and the marks they find map back
+    to its blocks. Page windows are no sections of such a document (its pages are the layout's): without
+    headings it stays one section, which subdivision cuts by size."""
     assert doc.layout_view is not None
     view = doc.layout_view()
     if not view.doc.units:
