@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import PurePath
@@ -277,27 +277,21 @@ class LayoutView:
     """A document without pages (block units: HTML without page breaks, text without form feeds) laid
     out on pages all the same, so that the rules that read a printed page (typography, numbering, a
     printed contents) find its headings. ``doc`` is that paged document (its pages are the layout's,
-    not the author's: nothing is cited by them); ``starts[p]`` lists, for each text line of its page
-    ``p`` in order, ``(char on the page, block unit, char in that unit)``, so a position found on a
-    page maps back to the block units (:meth:`to_unit`)."""
+    not the author's: nothing is cited by them); ``starts[p]`` holds three sequences with an item per
+    text line of its page ``p`` in order: the char on the page where the line starts, its block unit and
+    its char in that unit, so a position found on a page maps back to the block units (:meth:`to_unit`)."""
 
     doc: SourceDoc
-    starts: list[list[tuple[int, int, int]]]
+    starts: Sequence[tuple[Sequence[int], Sequence[int], Sequence[int]]]
 
     def to_unit(self, pos: Pos) -> Pos:
         """The block-unit position of the page position ``pos`` (within the unit's text)."""
-        lines = self.starts[pos.unit] if 0 <= pos.unit < len(self.starts) else []
-        if not lines:
+        if not 0 <= pos.unit < len(self.starts) or not self.starts[pos.unit][0]:
             return Pos(0, 0)
-        k = max(0, bisect_right(lines, (pos.char, 1 << 62, 0)) - 1)
-        at, unit, char = lines[k]
-        return Pos(unit, max(0, char + min(pos.char - at, _line_room(lines, k, pos.unit, self))))
-
-
-def _line_room(lines: list[tuple[int, int, int]], k: int, page: int, view: LayoutView) -> int:
-    """Characters of line ``k`` of a view page (a position past it stays on it)."""
-    end = lines[k + 1][0] - 1 if k + 1 < len(lines) else len(view.doc.units[page].text)
-    return max(0, end - lines[k][0])
+        at, units, chars = self.starts[pos.unit]
+        k = max(0, bisect_right(at, pos.char) - 1)
+        end = at[k + 1] - 1 if k + 1 < len(at) else len(self.doc.units[pos.unit].text)  # the line's end
+        return Pos(units[k], chars[k] + max(0, min(pos.char, end) - at[k]))
 
 
 @dataclass

@@ -11,7 +11,8 @@ into pages of a sheet's height, each cut between two blocks, keeping where every
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
+from array import array
+from collections.abc import Callable, Iterable
 
 from ..model import Format, LayoutView, Line, SourceDoc, Unit, UnitKind
 
@@ -29,7 +30,7 @@ def view_pages(lines: Iterable[tuple[Line, int, int]], *, path: str, sha256: str
     order, ``y`` growing down the document) cut into pages: a page ends before the first line of a
     block that would cross the sheet's foot (a block taller than a sheet stays whole on its page)."""
     pages: list[list[Line]] = []
-    starts: list[list[tuple[int, int, int]]] = []
+    starts: list[tuple[array[int], array[int], array[int]]] = []  # per page: line starts, units, unit chars
     texts: list[list[str]] = []
     base = 0.0
     at = 0  # where the next line starts in its page's text
@@ -37,22 +38,25 @@ def view_pages(lines: Iterable[tuple[Line, int, int]], *, path: str, sha256: str
         if not pages or ln.block != pages[-1][-1].block and ln.y1 - base > VIEW_PAGE_HEIGHT - VIEW_MARGIN:
             base = ln.y0 - VIEW_MARGIN
             pages.append([])
-            starts.append([])
+            starts.append((array("q"), array("q"), array("q")))
             texts.append([])
             at = 0
         pages[-1].append(dataclasses.replace(ln, char=at, y0=ln.y0 - base, y1=ln.y1 - base))
-        starts[-1].append((at, unit, char))
+        here = starts[-1]
+        here[0].append(at)
+        here[1].append(unit)
+        here[2].append(char)
         texts[-1].append(ln.text)
         at += len(ln.text) + 1
     units = [Unit(index=i, kind=UnitKind.page, text="\n".join(t), page=i + 1,
                   height=max(VIEW_PAGE_HEIGHT, max((ln.y1 for ln in pages[i]), default=0.0) + VIEW_MARGIN),
-                  _blocks=_blocks(pages[i]))
+                  block_source=_blocks(pages))
              for i, t in enumerate(texts)]
     doc = SourceDoc(path=path, format=fmt, units=units, sha256=sha256, size=size, title=title,
                     page_count=len(units), _lines=lambda i: pages[i] if 0 <= i < len(pages) else [])
     return LayoutView(doc, starts)
 
 
-def _blocks(lines: list[Line]) -> list[tuple[float, float, int]]:
-    """A page's text blocks as ``(y0, y1, char)``: one a line."""
-    return [(ln.y0, ln.y1, ln.char) for ln in lines]
+def _blocks(pages: list[list[Line]]) -> Callable[[int], list[tuple[float, float, int]]]:
+    """A view page's text blocks as ``(y0, y1, char)``, one a line, made when a stage asks."""
+    return lambda i: [(ln.y0, ln.y1, ln.char) for ln in pages[i]]
