@@ -9,6 +9,7 @@ Scans are made here: a generated PDF rendered to grey images and rebuilt as an i
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +22,7 @@ from treebuild.errors import ReadError, TreebuildError
 from treebuild.pipeline import build
 from treebuild.readers import ocr as ocr_module
 from treebuild.readers import read
-from treebuild.readers.ocr import OcrLine, OcrMode, OcrRequest, OcrUnavailable, PageImage, engine
+from treebuild.readers.ocr import Box, OcrLine, OcrMode, OcrRequest, OcrUnavailable, OcrWord, PageImage, engine
 from treebuild.readers.ocr_pages import ocr_progress, page_needs_ocr
 from treebuild.settings import BuildSettings, resolve_settings
 
@@ -55,16 +56,21 @@ def handbook(path: Path) -> Path:
 
 
 class Counting:
-    """The real engine, counting its calls."""
+    """The real engine, counting its calls (pages read, and lines read again past a leader)."""
 
     def __init__(self, real: Any):
         self.real = real
         self.identity = real.identity
         self.calls = 0
+        self.lines = 0
 
     def recognize(self, image: PageImage, seconds: float) -> list[OcrLine] | None:
         self.calls += 1
         return self.real.recognize(image, seconds)  # type: ignore[no-any-return]
+
+    def read_lines(self, image: PageImage, boxes: list[Box], seconds: float) -> list[list[OcrWord]] | None:
+        self.lines += len(boxes)
+        return self.real.read_lines(image, boxes, seconds)  # type: ignore[no-any-return]
 
 
 @pytest.fixture
@@ -114,6 +120,20 @@ def test_scanned_pages_get_a_text_layer_with_lines_sizes_and_structure(tmp_path:
     assert [t for t in titles if t[0].isdigit()] == [t for t, _ in CHAPTERS]
     assert [n.start_page for n in tree.walk() if n.title[0].isdigit()] == [2, 3, 4]
     assert tree.stats["ocr"]["pages"] == 4
+    born = {n.title: n for n in build(src).walk()}
+    for node in (n for n in tree.walk() if n.title[0].isdigit()):  # the source's confidence times the OCR's
+        assert node.origin == born[node.title].origin
+        assert node.confidence == pytest.approx(born[node.title].confidence * doc.text_confidence(node.start))
+        assert 0.5 < doc.text_confidence(node.start) < 1.0
+
+
+def test_text_confidence_is_the_reader_s_for_the_line_holding_a_position() -> None:
+    from treebuild.model import Format, Pos, SourceDoc, Unit, UnitKind
+
+    units = [Unit(0, UnitKind.page, "Born digital\n", page=1), Unit(1, UnitKind.page, "Title\nBody text\n", page=2)]
+    doc = SourceDoc("x.pdf", Format.pdf, units, "0" * 64, 1, read_confidence={1: [(0, 0.6), (6, 0.9)]})
+    assert doc.text_confidence(Pos(0, 3)) == 1.0
+    assert [doc.text_confidence(Pos(1, c)) for c in (0, 5, 6, 12)] == [0.6, 0.6, 0.9, 0.9]
 
 
 def test_only_image_only_pages_are_read_and_a_reread_makes_no_ocr_call(tmp_path: Path, counting: Counting) -> None:
@@ -142,6 +162,98 @@ def test_table_cells_far_apart_are_lines_of_their_own(tmp_path: Path) -> None:
     scan = read(scan_copy(tmp_path / "table.pdf", tmp_path / "scan.pdf"))
     assert [ln.text for ln in scan.lines(0)] == ["Net sales", "6,269", "Operating profit", "675"]
     assert scan.units[0].text == "Net sales\n6,269\nOperating profit\n675\n"
+
+
+CONTENTS = [("1 Introduction", 3), ("1.1 Terminology", 3), ("2 Packages", 5), ("2.1 Manifest", 6),
+            ("2.2 Encryption Process", 8), ("3 Digital Signatures", 9)]
+
+
+def _leader_row(title: str, page: int, size: float = 11.0, right: float = 540.0) -> tuple[str, float]:
+    """``title`` and its page joined by periods set close (a word processor's dot leader), and its width."""
+    font = pymupdf.Font("helv")
+    dots = int((right - 72 - font.text_length(f"{title}{page}", size)) / font.text_length(".", size))
+    text = f"{title}{'.' * dots}{page}"
+    return text, font.text_length(text, size)
+
+
+def test_dense_dot_leaders_become_leaders_and_the_titles_read_clean(tmp_path: Path, counting: Counting) -> None:
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 80), "Table of Contents", fontsize=16, fontname="hebo")
+    for k, (title, number) in enumerate(CONTENTS):
+        page.insert_text((72, 120 + 22 * k), _leader_row(title, number)[0], fontsize=11)
+    doc.save(tmp_path / "contents.pdf")
+    scan = read(scan_copy(tmp_path / "contents.pdf", tmp_path / "scan.pdf"))
+    rows = [ln.text for ln in scan.lines(0)][1:]
+    assert counting.lines >= len(CONTENTS)  # each title read again, without its leader
+    for (title, number), row in zip(CONTENTS, rows, strict=True):
+        assert re.fullmatch(rf"{re.escape(title)} \.{{20,}} {number}", row), row
+
+
+def test_light_text_on_a_dark_box_is_read(tmp_path: Path) -> None:
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.draw_rect(pymupdf.Rect(72, 80, 160, 104), color=None, fill=(0.3, 0.3, 0.3))
+    page.insert_text((78, 98), "Note 4 :", fontsize=14, color=(1, 1, 1))
+    page.insert_text((170, 98), "Earnings per share", fontsize=14)
+    page.insert_text((72, 130), "We compute earnings per share from the weighted shares outstanding.", fontsize=11)
+    doc.save(tmp_path / "note.pdf")
+    scan = read(scan_copy(tmp_path / "note.pdf", tmp_path / "scan.pdf"))
+    assert re.match(r"Note 4 ?:\s+Earnings per share\n", scan.units[0].text), scan.units[0].text
+
+
+def test_list_bullets_read_as_bullets(tmp_path: Path) -> None:
+    items = ["Client computing revenue grew.", "Data center revenue fell.", "Network revenue was flat."]
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 80), "Highlights of the quarter", fontsize=12, fontname="hebo")
+    for k, item in enumerate(items):
+        page.insert_text((80, 110 + 20 * k), "\u2022", fontsize=11)
+        page.insert_text((96, 110 + 20 * k), item, fontsize=11)
+    doc.save(tmp_path / "list.pdf")
+    scan = read(scan_copy(tmp_path / "list.pdf", tmp_path / "scan.pdf"))
+    assert [ln.text for ln in scan.lines(0)][1:] == [f"\u2022 {item}" for item in items]
+
+
+def _counting_renders(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    from treebuild.readers import ocr_pages
+
+    renders: list[int] = []
+    real = ocr_pages.render_page
+
+    def render(page: pymupdf.Page, dpi: int = ocr_pages.OCR_DPI) -> PageImage:
+        renders.append(page.number or 0)
+        return real(page, dpi)
+
+    monkeypatch.setattr(ocr_pages, "render_page", render)
+    return renders
+
+
+def test_cached_pages_are_found_without_rendering_them_again(tmp_path: Path, counting: Counting,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    src = write_pdf(tmp_path / "a.pdf", [["Tide tables for the northern pier"], ["Lighthouse keepers' log"]])
+    scan = scan_copy(src, tmp_path / "scan.pdf")
+    first = read(scan)
+    renders = _counting_renders(monkeypatch)
+    assert counting.calls == 2
+    again = read(scan)  # the same file: found by what its pages are drawn from
+    assert renders == [] and counting.calls == 2 and again.ocr is not None and again.ocr["cached"] == 2
+    assert [u.text for u in again.units] == [u.text for u in first.units]
+    assert [ln.bold for ln in again.lines(0)] == [ln.bold for ln in first.lines(0)]
+    # saved again by another tool: objects renumbered and reordered, streams as they were
+    with pymupdf.open(scan) as doc:
+        doc.insert_page(0, text="A cover sheet added in front")
+        doc.save(tmp_path / "renumbered.pdf", garbage=4)
+    moved = read(tmp_path / "renumbered.pdf")
+    assert renders == [] and counting.calls == 2 and moved.units[1].text == first.units[0].text
+    # the images' streams compressed anew: the pages are rendered, the pictures are the same, no OCR call
+    with pymupdf.open(scan) as doc:
+        for page in doc:
+            for info in page.get_images(full=True):
+                doc.update_stream(info[0], doc.xref_stream(info[0]), compress=False)
+        doc.save(tmp_path / "recompressed.pdf")
+    again = read(tmp_path / "recompressed.pdf")
+    assert renders == [0, 1] and counting.calls == 2 and again.units[1].text == first.units[1].text
 
 
 def test_modes_off_and_force(tmp_path: Path, counting: Counting) -> None:
@@ -183,7 +295,10 @@ def test_which_pages_need_ocr(tmp_path: Path) -> None:
     picture = pymupdf.Pixmap(pymupdf.csGRAY, pymupdf.IRect(0, 0, 8, 8), 0)
     figure.insert_image(pymupdf.Rect(72, 72, 300, 300), pixmap=picture)
     figure.insert_text((72, 320), "Figure 1. The harbour at dawn.", fontsize=10)
-    garbage = doc.new_page()  # 6: an embedded font without its ToUnicode map: glyph ids, not characters
+    infographic = doc.new_page()  # 6: a large picture (70% of the page) and a footnote: born-digital all the same
+    infographic.insert_image(pymupdf.Rect(30, 30, 565, 720), pixmap=picture)
+    infographic.insert_text((40, 780), "(1) Non-GAAP measure. See Item 7.", fontsize=8)
+    garbage = doc.new_page()  # 7: an embedded font without its ToUnicode map: glyph ids, not characters
     garbage.insert_font(fontname="F0", fontbuffer=pymupdf.Font("cjk").buffer)
     garbage.insert_text((72, 100), "Ledger of the harbour master", fontsize=11, fontname="F0")
     path = tmp_path / "kinds.pdf"
@@ -194,10 +309,10 @@ def test_which_pages_need_ocr(tmp_path: Path) -> None:
             broken.xref_set_key(xref, "ToUnicode", "null")
     broken.save(tmp_path / "broken.pdf")
     pages = list(pymupdf.open(tmp_path / "broken.pdf"))
-    assert pages[6].get_text().startswith("-FEHFS\x01PG")  # what such a page reads as
+    assert pages[7].get_text().startswith("-FEHFS\x01PG")  # what such a page reads as
     reasons = [page_needs_ocr(p, p.get_text()) for p in pages]
     assert reasons == [None, "no text layer", "invisible text layer over a page image",
-                       "text covering almost none of a page image", None, None,
+                       "text covering almost none of a page image", None, None, None,
                        "text layer of undecodable characters"]
 
 

@@ -314,6 +314,10 @@ class SourceDoc:
     warnings: list[str] = field(default_factory=list)  # reader findings the build reports, e.g. no text layer
     tables: list[Table] = field(default_factory=list)  # tables kept as data, by (unit, start); spans never overlap
     ocr: dict[str, Any] | None = None  # pages read by OCR: engine, count, list, confidence (the tree's ``stats.ocr``)
+    read_confidence: dict[int, list[tuple[int, float]]] = field(default_factory=dict)
+    """Units whose text was read uncertainly (by OCR): for each, its lines' first characters and how sure the
+    reader was of them (0..1), by character; text of any other unit is as its file says (see
+    :meth:`text_confidence`)."""
     _lines: Any = field(default=None, repr=False)  # callable(int) -> list[Line]
     _release: Any = field(default=None, repr=False)  # callable() dropping what the reader keeps for ``lines``
     folio_labels: bool = False  # pages without labels of their own: the structure stage labels them from their folios
@@ -347,6 +351,14 @@ class SourceDoc:
     def display_title(self) -> str:
         """The file's own title, else its file name without suffix."""
         return self.title or PurePath(self.path).stem
+
+    def text_confidence(self, pos: Pos) -> float:
+        """How sure the reader was of the line holding ``pos`` (1.0 for text as the file gives it)."""
+        lines = self.read_confidence.get(pos.unit)
+        if not lines:
+            return 1.0
+        k = bisect_left(lines, pos.char + 1, key=_line_start) - 1
+        return lines[max(0, k)][1]
 
     def end(self) -> Pos:
         """The position just past the last character of the document."""
@@ -415,6 +427,10 @@ class SourceDoc:
 
 def _table_unit(table: Table) -> int:
     return table.unit
+
+
+def _line_start(line: tuple[int, float]) -> int:
+    return line[0]
 
 
 @dataclass(frozen=True, slots=True)

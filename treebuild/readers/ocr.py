@@ -24,8 +24,9 @@ from typing import Protocol
 from ..errors import TreebuildError
 from ..settings import BuildSettings, Limits, resolve_settings
 
-__all__ = ["OcrMode", "OcrRequest", "OcrWord", "OcrLine", "OcrEngine", "OcrUnavailable", "ENGINES",
-           "DEFAULT_ENGINE", "DEFAULT_LANG", "engine", "tessdata_dir", "PageImage"]
+__all__ = ["Box", "OcrMode", "OcrRequest", "OcrWord", "OcrLine", "OcrEngine", "OcrUnavailable", "ENGINES",
+           "DEFAULT_ENGINE", "DEFAULT_LANG", "engine", "tessdata_dir", "PageImage", "WORKERS_ENV", "ocr_threads",
+           "thread_share"]
 
 DEFAULT_ENGINE = "tesseract"
 """The engine used unless ``TREEBUILD_OCR_ENGINE`` names another (measured in ``bench/README.md``, "Issue 28,
@@ -34,6 +35,26 @@ DEFAULT_LANG = "eng"
 """Tesseract's language code(s), ``+``-joined (``eng+deu``); each needs Debian's ``tesseract-ocr-LANG``."""
 
 Box = tuple[float, float, float, float]
+
+WORKERS_ENV = "TREEBUILD_OCR_WORKERS"
+"""Threads reading pages by OCR in one process (libtesseract releases the GIL); default: one per core."""
+
+
+def ocr_threads() -> int:
+    """How many OCR threads this process runs: ``TREEBUILD_OCR_WORKERS``, else one per core."""
+    try:
+        return max(1, int(os.environ.get(WORKERS_ENV) or 0) or (os.cpu_count() or 1))
+    except ValueError:
+        return os.cpu_count() or 1
+
+
+def thread_share(processes: int) -> dict[str, str]:
+    """The ``TREEBUILD_OCR_WORKERS`` each of ``processes`` build processes gets so that, together, their OCR
+    threads use each core once (one per core each would start processes x cores threads); empty when the
+    variable is set (the user's choice stands)."""
+    if os.environ.get(WORKERS_ENV):
+        return {}
+    return {WORKERS_ENV: str(max(1, (os.cpu_count() or 1) // max(1, processes)))}
 
 
 class OcrMode(StrEnum):
@@ -81,6 +102,9 @@ class OcrWord:
     text: str
     box: Box  # x0, y0, x1, y1 in pixels
     confidence: float  # 0..1
+    ink: tuple[int, int] = (0, 0)
+    """Ink pixels and runs of ink along the rows of ``box`` on the image read (their ratio is the width of the
+    strokes: bold type's are wider); measured after the engine read the page, (0, 0) when not measured."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +128,11 @@ class OcrEngine(Protocol):
 
     def recognize(self, image: PageImage, seconds: float) -> list[OcrLine] | None:
         """The page's lines in reading order; ``None`` when reading took longer than ``seconds``."""
+        ...
+
+    def read_lines(self, image: PageImage, boxes: list[Box], seconds: float) -> list[list[OcrWord]] | None:
+        """The words of each box of ``image`` (pixels), each box read as one line of text: a line read again
+        without what garbled it (a dot leader); ``None`` when reading took longer than ``seconds``."""
         ...
 
 

@@ -2,16 +2,17 @@
 
 Which pages (``--ocr`` / ``TREEBUILD_OCR``, :class:`OcrMode`): ``auto`` reads a page by OCR when it has
 no text but shows something, when its text is mostly characters that decode to nothing (U+FFFD,
-private-use code points, control characters), or when images cover most of it and the text on it is
-invisible (an earlier OCR layer) or covers almost none of it (a scan with a stamped Bates number or a
-running head). Born-digital pages are never read by OCR in ``auto``; ``force`` reads every page,
-``off`` none.
+private-use code points, control characters), or when an image covers (nearly) the whole of it and the text
+on it is invisible (an earlier OCR layer) or covers almost none of it (a scan with a stamped Bates number or a
+running head). Born-digital pages are never read by OCR in ``auto`` (a figure with its caption keeps its text
+layer); ``force`` reads every page, ``off`` none.
 
-How: each page is rendered once in grey at :data:`OCR_DPI`; the image's hash, with the engine's
-identity, is the key of a result cache on disk (``TREEBUILD_OCR_CACHE``), so reading the same scan
-again (a re-ingest, a new version of the document, another store) makes no OCR call. Pages missing
-from the cache are read by the engine on ``TREEBUILD_OCR_WORKERS`` threads (libtesseract releases
-the GIL; rendering stays on the calling thread, PyMuPDF being single-threaded).
+How: a page is looked up in the result cache (``ocr_cache``) by what it is drawn from, without rendering it;
+else it is rendered once in grey at :data:`OCR_DPI` and looked up by its pixels (the same scan in another file);
+so reading the same scan again (a re-ingest, a new version of the document, another store) makes no OCR call.
+Pages missing from the cache are read on ``TREEBUILD_OCR_WORKERS`` threads (libtesseract releases the GIL;
+rendering stays on the calling thread, PyMuPDF being single-threaded): light text on dark boxes is turned dark
+first, lines holding a dot leader are read again without it, and each word's ink is measured (``ocr_image``).
 
 What: each engine line becomes a :class:`~treebuild.model.Line` in page points with a type size
 estimated from its words' heights (:func:`estimate_size`), the engine's blocks become text blocks,
@@ -28,7 +29,6 @@ import json
 import os
 import re
 import statistics
-import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -42,18 +42,46 @@ import pymupdf
 
 from ..errors import ReadError
 from ..model import Line
-from .ocr import OcrEngine, OcrLine, OcrMode, OcrRequest, OcrUnavailable, OcrWord, PageImage, engine
+from .ocr import (
+    WORKERS_ENV,
+    Box,
+    OcrEngine,
+    OcrLine,
+    OcrMode,
+    OcrRequest,
+    OcrUnavailable,
+    OcrWord,
+    PageImage,
+    engine,
+    ocr_threads,
+)
+from .ocr_cache import CACHE_ENV, cache_dir, content_key, image_key, link, load, page_digest, store
+from .ocr_image import (
+    Leader,
+    bullet_before,
+    dark_pixels,
+    find_leader,
+    ink_box,
+    ink_end,
+    invert_dark_boxes,
+    looks_like_bullet,
+    stroke_counts,
+)
 
 __all__ = ["OcrPage", "OcrOutcome", "render_page", "page_needs_ocr", "read_pages",
-           "estimate_size", "ocr_progress", "OCR_DPI", "CACHE_ENV", "WORKERS_ENV"]
+           "estimate_size", "ocr_layout", "ocr_progress", "progress_files", "OCR_DPI", "CACHE_ENV", "WORKERS_ENV",
+           "PROGRESS_ENV"]
 
 
 OCR_DPI = 300
 """Render resolution for OCR: the resolution archive scans are made at, and Tesseract's sweet spot. A 150-dpi
 scan reads as well at 150 in less time (``bench/README.md``, "Issue 28, OCR"), but a 300-dpi one would lose half
 its detail."""
-IMAGE_PAGE_SHARE = 0.5
-"""A page whose images cover at least this share of it is an image page (a scan)."""
+IMAGE_PAGE_SHARE = 0.85
+"""A page whose images cover at least this share of it is an image page (a scan: the scanner's picture is the
+whole page). Born-digital pages with a large figure and its caption stay below it (the most covered of the
+corpora's, an annual report's infographic, 0.70): their text layer is good and is kept (``bench/README.md``,
+"Issue 28, OCR")."""
 SPARSE_TEXT_SHARE = 0.15
 """... and its text layer covers almost none of it when the text lines' boxes cover less than this share of
 the images' area (a Bates number, a running head over a scanned page)."""
@@ -70,10 +98,6 @@ LOW_CONFIDENCE = 0.7
 MIN_WORD_CONFIDENCE = 0.2
 """Words the engine is less sure of are dropped: on a scan's photographs and rules, what Tesseract reads
 below this is noise (``|``, ``ee``), and so is a dense dot leader read at 150 dpi (``cccceeee``)."""
-CACHE_ENV = "TREEBUILD_OCR_CACHE"
-WORKERS_ENV = "TREEBUILD_OCR_WORKERS"
-_CACHE_VERSION = 1
-"""Part of every cache key: a change of what is cached makes new entries instead of misreading old ones."""
 
 # word heights over type size, by the letters a word has: tall (capitals, digits, ascenders, dotted i and j)
 # and deep (descenders); measured on a 10-Q set in Arial, rasterised at 150 dpi and read by Tesseract (the
@@ -94,6 +118,7 @@ class OcrPage:
     confidence: float | None  # mean word confidence; None: nothing read
     cached: bool = False
     strokes: list[float | None] = field(default_factory=list)  # each line's stroke width over its type size
+    line_confidence: list[float] = field(default_factory=list)  # each line's mean word confidence
 
 
 @dataclass
@@ -167,63 +192,21 @@ def page_needs_ocr(page: pymupdf.Page, text: str, tp: pymupdf.TextPage | None = 
     return None
 
 
-# ---------------------------------------------------------------------- rendering, cache
+# ---------------------------------------------------------------------- rendering
 def render_page(page: pymupdf.Page, dpi: int = OCR_DPI) -> PageImage:
     pix = page.get_pixmap(dpi=dpi, colorspace=pymupdf.csGRAY, alpha=False)
     return PageImage(bytes(pix.samples), pix.width, pix.height, dpi)
 
 
 def _blank(image: PageImage) -> bool:
-    """Nothing to read: fewer dark pixels than a few characters make (rules, tinted boxes, an empty page)."""
-    dark = len(image.samples) - len(image.samples.translate(None, _DARK))
-    return dark < BLANK_DARK_PIXELS * (image.dpi / OCR_DPI) ** 2
+    """Nothing to read: fewer dark pixels than a few characters make, rules left out (tinted boxes, a page holding
+    only its header's rule, an empty page)."""
+    return dark_pixels(image) < BLANK_DARK_PIXELS * (image.dpi / OCR_DPI) ** 2
 
 
 BLANK_DARK_PIXELS = 1500
-"""A page rendered at :data:`OCR_DPI` with fewer pixels darker than mid-grey is blank (a 12-point word is
-about 3,000)."""
-_DARK = bytes(range(128))
-
-
-def _cache_dir() -> Path | None:
-    value = os.environ.get(CACHE_ENV)
-    if value is not None:
-        return None if value.strip().lower() in {"", "off", "0", "none"} else Path(value).expanduser()
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "treebuild" / "ocr"
-
-
-def _key(eng: OcrEngine, image: PageImage) -> str:
-    h = hashlib.sha256(f"{_CACHE_VERSION}|{eng.identity}|{image.dpi}|{image.width}x{image.height}|".encode())
-    h.update(image.samples)
-    return h.hexdigest()
-
-
-def _load(folder: Path | None, key: str) -> list[OcrLine] | None:
-    if folder is None:
-        return None
-    try:
-        data = json.loads((folder / key[:2] / f"{key}.json").read_text())
-        return [OcrLine(d["t"], tuple(d["b"]), d["c"], d["k"],
-                        tuple(OcrWord(w[0], tuple(w[1]), w[2]) for w in d["w"])) for d in data]
-    except (OSError, ValueError, KeyError, TypeError, IndexError):
-        return None
-
-
-def _store(folder: Path | None, key: str, lines: list[OcrLine]) -> None:
-    if folder is None:
-        return
-    data = [{"t": ln.text, "b": ln.box, "c": ln.confidence, "k": ln.block,
-             "w": [[w.text, w.box, w.confidence] for w in ln.words]} for ln in lines]
-    target = folder / key[:2] / f"{key}.json"
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=target.parent, suffix=".tmp")
-        with os.fdopen(fd, "w") as fh:
-            json.dump(data, fh, separators=(",", ":"))
-        os.replace(tmp, target)
-    except OSError:  # a read-only or full cache costs a later OCR call, never the build
-        pass
+"""A page rendered at :data:`OCR_DPI` with fewer pixels darker than mid-grey (outside rules) is blank (a 12-point
+word is about 3,000)."""
 
 
 # ---------------------------------------------------------------------- progress
@@ -248,11 +231,46 @@ def ocr_progress(hook: ProgressHook) -> Iterator[None]:
             _progress = previous
 
 
-def _workers() -> int:
-    try:
-        return max(1, int(os.environ.get(WORKERS_ENV) or 0) or (os.cpu_count() or 1))
-    except ValueError:
-        return os.cpu_count() or 1
+PROGRESS_ENV = "TREEBUILD_OCR_PROGRESS"
+"""A folder: when set and no :func:`ocr_progress` hook is, each document being read by OCR in this process keeps a
+small file there saying how far it got (removed when done), for a parent process to show (``treebuild backfill``
+sets it for its worker processes and draws a bar per file)."""
+
+
+def _file_hook(folder: Path) -> ProgressHook:
+    def hook(path: str, done: int, total: int) -> None:
+        name = hashlib.sha1(f"{os.getpid()}|{path}".encode()).hexdigest()[:16]
+        target = folder / f"{name}.json"
+        try:
+            if done >= total:
+                target.unlink(missing_ok=True)
+                return
+            tmp = folder / f"{name}.tmp"
+            tmp.write_text(json.dumps({"path": path, "done": done, "total": total}))
+            os.replace(tmp, target)
+        except OSError:  # progress is a courtesy: never the build's failure
+            pass
+    return hook
+
+
+def progress_files(folder: Path) -> list[tuple[str, int, int]]:
+    """(file, pages done, pages to read) of each document whose OCR progress is kept in ``folder``
+    (:data:`PROGRESS_ENV`), in file-name order."""
+    out: list[tuple[str, int, int]] = []
+    for entry in sorted(folder.glob("*.json")):
+        try:
+            data = json.loads(entry.read_text())
+            out.append((str(data["path"]), int(data["done"]), int(data["total"])))
+        except (OSError, ValueError, KeyError, TypeError):  # removed or replaced while read
+            continue
+    return out
+
+
+def _hook() -> ProgressHook | None:
+    if _progress is not None:
+        return _progress
+    folder = os.environ.get(PROGRESS_ENV)
+    return _file_hook(Path(folder)) if folder else None
 
 
 # ---------------------------------------------------------------------- reading
@@ -292,19 +310,20 @@ def read_pages(doc: pymupdf.Document, texts: list[str], path: str, request: OcrR
 
 def _read(doc: pymupdf.Document, todo: dict[int, str], texts: list[str], path: str, eng: OcrEngine,
           request: OcrRequest, outcome: OcrOutcome) -> None:
-    folder = _cache_dir()
-    hook = _progress if len(todo) >= PROGRESS_MIN_PAGES else None
+    folder = cache_dir()
+    hook = _hook() if len(todo) >= PROGRESS_MIN_PAGES else None
     done = 0
     timeouts: list[int] = []
-    workers = min(_workers(), len(todo))
-    pending: dict[int, tuple[Future[list[OcrLine] | None], str, PageImage]] = {}
+    workers = min(ocr_threads(), len(todo))
+    pending: dict[int, tuple[Future[list[OcrLine] | None], str, str, int]] = {}
+    memo: dict[int, bytes] = {}  # the document's objects hashed so far, for the content keys
 
-    def finish(i: int, lines: list[OcrLine] | None, image: PageImage, cached: bool) -> None:
+    def finish(i: int, lines: list[OcrLine] | None, dpi: int, cached: bool) -> None:
         nonlocal done
         if lines is None:
             timeouts.append(i)
         else:
-            layout = ocr_layout(lines, image)
+            layout = ocr_layout(lines, dpi)
             if layout.text.strip() or not texts[i].strip():
                 layout.cached = cached
                 outcome.pages[i] = layout
@@ -314,17 +333,25 @@ def _read(doc: pymupdf.Document, todo: dict[int, str], texts: list[str], path: s
 
     with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="treebuild-ocr") as pool:
         for i in todo:
-            image = render_page(doc[i])
-            if _blank(image):
-                finish(i, [], image, True)
+            page = doc[i]
+            drawn = content_key(eng, page_digest(doc, page, memo), OCR_DPI)
+            hit = load(folder, drawn)  # the same page read before: no rendering
+            if hit is not None:
+                finish(i, hit[1], hit[0], True)
                 continue
-            key = _key(eng, image)
-            cached = _load(folder, key)
-            if cached is not None:
-                finish(i, cached, image, True)
+            image = render_page(page)
+            key = image_key(eng, image)
+            hit = load(folder, key)  # the same picture read before, in this file or another
+            if hit is None and _blank(image):
+                hit = (image.dpi, [])
+                store(folder, key, image.dpi, [])
+            if hit is not None:
+                link(folder, drawn, key)
+                finish(i, hit[1], hit[0], True)
                 continue
-            pending[i] = (pool.submit(_recognize, eng, image, request.page_seconds), key, image)
-            while len(pending) >= 2 * workers:  # bounded: a 300-dpi page image is about 8 MB
+            pending[i] = (pool.submit(_recognize, eng, image, request.page_seconds), key, drawn, image.dpi)
+            del image  # the worker holds it until read: at most 2 x workers images (8 MB each) are alive
+            while len(pending) >= 2 * workers:
                 _collect(pending, folder, finish)
         while pending:
             _collect(pending, folder, finish)
@@ -334,22 +361,109 @@ def _read(doc: pymupdf.Document, todo: dict[int, str], texts: list[str], path: s
                                 f"each (raise TREEBUILD_OCR_PAGE_SECONDS): pages {_ranges(sorted(timeouts))}")
 
 
-def _collect(pending: dict[int, tuple[Future[list[OcrLine] | None], str, PageImage]], folder: Path | None,
-             finish: Callable[[int, list[OcrLine] | None, PageImage, bool], None]) -> None:
+def _collect(pending: dict[int, tuple[Future[list[OcrLine] | None], str, str, int]], folder: Path | None,
+             finish: Callable[[int, list[OcrLine] | None, int, bool], None]) -> None:
     i = next(iter(pending))  # in page order, so progress and the cache fill in order
-    future, key, image = pending.pop(i)
+    future, key, drawn, dpi = pending.pop(i)
     lines = future.result()
     if lines is not None:
-        _store(folder, key, lines)
-    finish(i, lines, image, False)
+        store(folder, key, dpi, lines)
+        link(folder, drawn, key)
+    finish(i, lines, dpi, False)
 
 
 def _recognize(eng: OcrEngine, image: PageImage, seconds: float) -> list[OcrLine] | None:
-    """The engine's lines, or ``None`` when it ran out of time (an engine that cannot stop early is
-    judged by the clock afterwards)."""
+    """What the engine reads on ``image``, light text on dark boxes turned dark on light first, lines holding a
+    dot leader read again without it, each word's ink measured; ``None`` when the engine ran out of time (one
+    that cannot stop early is judged by the clock afterwards)."""
     t0 = time.perf_counter()
+    image, _boxes = invert_dark_boxes(image)
     lines = eng.recognize(image, seconds)
-    return None if lines is None or time.perf_counter() - t0 > seconds else lines
+    if lines is None:
+        return None
+    lines = [ln if ln.words else dataclasses.replace(ln, words=(OcrWord(ln.text, ln.box, ln.confidence),))
+             for ln in lines]
+    lines = _past_leaders(eng, image, lines, seconds - (time.perf_counter() - t0))
+    if lines is None or time.perf_counter() - t0 > seconds:
+        return None
+    return [_measured(image, ln) for ln in lines]
+
+
+BULLET = "\u2022"
+BULLET_CHARS = 2
+"""A line's first word of at most this many characters may be a bullet misread (``«=``)."""
+
+
+def _measured(image: PageImage, ln: OcrLine) -> OcrLine:
+    """``ln`` with each word's ink counted (:attr:`OcrWord.ink`), its box cut free of a rule running through it
+    (:func:`ink_box`), and a list bullet (by its shape: :func:`looks_like_bullet`) written as a bullet, whether
+    the engine misread it (``«=``) or left it out; a bullet gets the confidence of its line's words."""
+    words = [dataclasses.replace(w, box=ink_box(image, w.box), ink=stroke_counts(image, w.box)) for w in ln.words]
+    first = words[0]
+    known = statistics.fmean(w.confidence for w in words)
+    if len(words) > 1 and len(first.text) <= BULLET_CHARS and first.text != BULLET and \
+            looks_like_bullet(image, first.box, ln.box):
+        words[0] = dataclasses.replace(first, text=BULLET, confidence=known)
+    elif (dot := bullet_before(image, ln.box)) is not None:  # the engine left it out
+        words.insert(0, OcrWord(BULLET, dot, known, stroke_counts(image, dot)))
+    box = (min(w.box[0] for w in words), min(w.box[1] for w in words), max(w.box[2] for w in words),
+           max(w.box[3] for w in words))
+    return OcrLine(" ".join(w.text for w in words), box, ln.confidence, ln.block, tuple(words))
+
+
+LINE_MARGIN = 0.2
+"""The words before a leader are read again in their line's box widened by this many line heights on the left,
+top and bottom: read tight, the edges of the first digits are lost (``3.1`` read as ``31``)."""
+LEADER_SLACK = 0.25
+LEADER_REACH = 6.0
+"""The page number after a leader is looked for within this many line heights past its last dot (the engine
+sometimes ends the line at the leader)."""
+"""A word ends before a dot leader when it reaches at most this many line heights into it (the scan's blur)."""
+
+
+def _past_leaders(eng: OcrEngine, image: PageImage, lines: list[OcrLine], seconds: float) -> list[OcrLine] | None:
+    """``lines`` with each dot leader (:func:`find_leader`) as one word of periods, and the words on either side
+    of it read again as lines of their own: read with the leader, they come out garbled (``INTPOCDUCTION. oon.
+    cece``) or run into it (``cccee3``). The words after it are kept as the engine read them when one of them
+    starts past the leader. ``None`` when reading again ran out of time."""
+    found: dict[int, Leader] = {}
+    for k, ln in enumerate(lines):
+        leader = find_leader(image, ln.box)
+        if leader is not None:
+            found[k] = leader
+    if not found:
+        return lines
+    boxes: dict[tuple[int, str], Box] = {}
+    for k, leader in found.items():
+        ln = lines[k]
+        x0, y0, x1, y1 = ln.box
+        pad = LINE_MARGIN * (y1 - y0)
+        slack = LEADER_SLACK * (y1 - y0)
+        if leader.x0 - x0 > y1 - y0:  # room for a word before the leader
+            boxes[k, "before"] = (x0 - pad, y0 - pad, (leader.after + leader.x0) / 2, y1 + pad)  # clear of both
+        if not any(w.box[0] >= leader.x1 - slack for w in ln.words):  # the page number, missed or run in
+            end = ink_end(image, (leader.x1, y0, leader.x1 + LEADER_REACH * (y1 - y0), y1), y1 - y0)
+            if end is not None:
+                boxes[k, "after"] = (leader.x1, y0 - pad, end + pad, y1 + pad)
+    reread = eng.read_lines(image, list(boxes.values()), max(0.0, seconds)) if boxes else []
+    if reread is None:
+        return None
+    again = dict(zip(boxes, reread, strict=True))
+    out = list(lines)
+    for k, leader in found.items():
+        ln = lines[k]
+        slack = LEADER_SLACK * (ln.box[3] - ln.box[1])
+        before = again.get((k, "before")) or [w for w in ln.words if w.box[2] <= leader.x0 + slack]
+        after = again.get((k, "after")) or [w for w in ln.words if w.box[0] >= leader.x1 - slack]
+        known = [w.confidence for w in (*before, *after)]
+        dots = OcrWord("." * leader.dots, (leader.x0, ln.box[1], leader.x1, ln.box[3]),
+                       statistics.fmean(known) if known else 0.0)
+        words = (*before, dots, *after)
+        out[k] = OcrLine(" ".join(w.text for w in words), ln.box, statistics.fmean(w.confidence for w in words),
+                         ln.block, words)
+    tails = [boxes[key] for key in boxes if key[1] == "after"]
+    return [ln for k, ln in enumerate(out) if k in found or not any(  # read again as a leader's tail
+        t[0] <= ln.box[0] and ln.box[2] <= t[2] and t[1] <= (ln.box[1] + ln.box[3]) / 2 <= t[3] for t in tails)]
 
 
 # ---------------------------------------------------------------------- lines into a text layer
@@ -370,20 +484,16 @@ def estimate_size(line: OcrLine, scale: float) -> float:
     return round(statistics.median(sizes) * 2) / 2  # half points: the steps heading styles are told apart by
 
 
-def stroke_width(image: PageImage, box: tuple[float, float, float, float]) -> float | None:
-    """Mean length in pixels of the dark runs along the rows of ``box``: the width of the strokes crossed
-    (vertical stems mostly), which bold type makes about 1.5 times wider."""
-    w = image.width
-    x0, x1 = max(0, int(box[0])), min(w, int(box[2]) + 1)
-    dark = runs = 0
-    for y in range(max(0, int(box[1])), min(image.height, int(box[3]) + 1)):
-        row = image.samples[y * w + x0:y * w + x1].translate(_BINARY)
-        dark += row.count(1)
-        runs += row.count(b"\x00\x01") + (row[:1] == b"\x01")
-    return dark / runs if runs else None
+def _stroke(words: Iterable[OcrWord]) -> float | None:
+    """Mean length in pixels of the runs of ink along the rows of ``words`` (:attr:`OcrWord.ink`): the width of
+    the strokes crossed (vertical stems mostly), which bold type makes about 1.5 times wider."""
+    ink = runs = 0
+    for w in words:
+        ink += w.ink[0]
+        runs += w.ink[1]
+    return ink / runs if runs else None
 
 
-_BINARY = bytes(1 if i < 128 else 0 for i in range(256))
 BOLD_STEP = 1.25
 """A line whose strokes are this much wider than the document's body text (both over their type size) is
 bold: on a 10-Q's Arial rasterised at 150 dpi, bold lines measure 0.137-0.163 (quartiles) and regular ones
@@ -434,15 +544,16 @@ def split_columns(ln: OcrLine) -> list[OcrLine]:
                     statistics.fmean(w.confidence for w in ws), ln.block, tuple(ws)) for ws in pieces]
 
 
-def ocr_layout(lines: list[OcrLine], image: PageImage) -> OcrPage:
-    """A page's text, :class:`Line` objects and blocks from the engine's lines (pixels of ``image``); each
-    line's stroke width over its type size is kept for :func:`mark_bold`."""
-    scale = 72 / image.dpi
+def ocr_layout(lines: list[OcrLine], dpi: int) -> OcrPage:
+    """A page's text, :class:`Line` objects and blocks from the engine's lines (pixels of an image at ``dpi``);
+    each line's stroke width over its type size is kept for :func:`mark_bold`."""
+    scale = 72 / dpi
     strokes: list[float | None] = []
     parts: list[str] = []
     out: list[Line] = []
     blocks: list[tuple[float, float, int]] = []
     confidences: list[float] = []
+    line_confidence: list[float] = []
     char = 0
     current: int | None = None
     for ln in (piece for engine_line in lines for piece in split_columns(engine_line)):
@@ -456,7 +567,9 @@ def ocr_layout(lines: list[OcrLine], image: PageImage) -> OcrPage:
             ln = OcrLine(text, box, ln.confidence, ln.block, tuple(words))
         if ln.confidence < MIN_WORD_CONFIDENCE and not ln.words:
             continue
-        confidences.extend(w.confidence for w in ln.words) if ln.words else confidences.append(ln.confidence)
+        known = [w.confidence for w in ln.words] if ln.words else [ln.confidence]
+        confidences.extend(known)
+        line_confidence.append(statistics.fmean(known))
         x0, y0, x1, y1 = (v * scale for v in ln.box)
         if current != ln.block:
             current = ln.block
@@ -466,9 +579,9 @@ def ocr_layout(lines: list[OcrLine], image: PageImage) -> OcrPage:
             blocks[-1] = (min(b0, y0), max(b1, y1), start)
         size = estimate_size(ln, scale)
         out.append(Line(text, size, False, x0, y0, x1, y1, char, len(blocks) - 1, "OCR"))
-        stroke = stroke_width(image, ln.box) if image.samples else None
+        stroke = _stroke(ln.words)
         strokes.append(stroke / (size / scale) if stroke is not None and size > 0 else None)
         parts.append(text + "\n")
         char += len(text) + 1
     confidence = round(statistics.fmean(confidences), 3) if confidences else None
-    return OcrPage("".join(parts), out, blocks, confidence, strokes=strokes)
+    return OcrPage("".join(parts), out, blocks, confidence, strokes=strokes, line_confidence=line_confidence)

@@ -5,9 +5,10 @@ released while it reads; the trained data is Debian's (``apt-get install tessera
 from __future__ import annotations
 
 import threading
+import time
 from typing import Any
 
-from .ocr import OcrLine, OcrUnavailable, OcrWord, PageImage, tessdata_dir
+from .ocr import Box, OcrLine, OcrUnavailable, OcrWord, PageImage, tessdata_dir
 
 __all__ = ["TesseractEngine"]
 
@@ -40,17 +41,42 @@ class TesseractEngine:
         return api
 
     def recognize(self, image: PageImage, seconds: float) -> list[OcrLine] | None:
-        t = self._tesserocr
         api = self._api()
         api.SetImageBytes(image.samples, image.width, image.height, 1, image.width)
         api.SetSourceResolution(image.dpi)
         if not api.Recognize(max(1, int(seconds * 1000))):  # libtesseract stops itself at the limit
             return None
+        return self._lines(api)
+
+    def read_lines(self, image: PageImage, boxes: list[Box], seconds: float) -> list[list[OcrWord]] | None:
+        t = self._tesserocr
+        api = self._api()
+        api.SetImageBytes(image.samples, image.width, image.height, 1, image.width)
+        api.SetSourceResolution(image.dpi)
+        api.SetPageSegMode(t.PSM.SINGLE_LINE)
+        deadline = time.monotonic() + seconds
+        out: list[list[OcrWord]] = []
+        try:
+            for x0, y0, x1, y1 in boxes:
+                left, top = max(0, int(x0)), max(0, int(y0))
+                api.SetRectangle(left, top, max(1, min(image.width, int(x1) + 1) - left),
+                                 max(1, min(image.height, int(y1) + 1) - top))
+                left_ms = int((deadline - time.monotonic()) * 1000)
+                if left_ms <= 0 or not api.Recognize(left_ms):
+                    return None
+                out.append([w for ln in self._lines(api) for w in ln.words])
+        finally:
+            api.SetPageSegMode(t.PSM.AUTO)
+        return out
+
+    def _lines(self, api: Any) -> list[OcrLine]:
+        """The lines of what ``api`` recognised last, with their words (boxes in pixels of the whole image)."""
+        t = self._tesserocr
         it = api.GetIterator()
         lines: list[OcrLine] = []
         words: list[OcrWord] = []
         block = 0
-        line_box: tuple[float, float, float, float] | None = None
+        line_box: Box | None = None
         line_conf = 0.0
         if it is None:
             return lines

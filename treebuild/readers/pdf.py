@@ -102,9 +102,11 @@ class PdfReader:
             tables: list[Table] = []
             units.extend(_page_units(doc, blocks, kept, tables))
             scanned = read_pages(doc, [u.text for u in units], str(path), request)  # the pages needing OCR
+            read_confidence: dict[int, list[tuple[int, float]]] = {}
             for i, page in scanned.pages.items():  # their text layer is the OCR's
                 units[i].text = page.text
                 layouts[i] = (page.lines, page.blocks)
+                read_confidence[i] = [(ln.char, c) for ln, c in zip(page.lines, page.line_confidence, strict=True)]
                 kept.pop(i, None)
             tables = [t for t in tables if t.unit not in scanned.pages]  # spans into a text layer replaced
             words = whole_words([u.text for u in units], textpage)
@@ -123,7 +125,7 @@ class PdfReader:
             path=str(path), format=Format.pdf, units=units, sha256=sha, size=size, title=title,
             metadata=meta, outline=outline, page_count=len(units),
             warnings=[*scanned.warnings, *_text_layer_warnings(path, units, scanned.unavailable or request.mode)],
-            ocr=scanned.facts(), tables=tables, _lines=lines, _release=kept.clear,
+            ocr=scanned.facts(), read_confidence=read_confidence, tables=tables, _lines=lines, _release=kept.clear,
         )
 
 
