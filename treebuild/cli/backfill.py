@@ -9,15 +9,27 @@ users without a work pool. Without ``PREFECT_API_URL`` Prefect starts a temporar
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import logging
 import os
+import tempfile
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 
 from ..errors import TreebuildError
 from .options import (
@@ -33,7 +45,7 @@ from .options import (
     print_warnings,
 )
 
-__all__ = ["backfill", "serve"]
+__all__ = ["backfill", "serve", "ocr_bars"]
 
 WorkersOpt = Annotated[int | None, typer.Option("--workers", "-w", min=1,
                                                 help="Worker processes building documents (default: one per core).")]
@@ -102,14 +114,58 @@ def backfill(
     from ..store import default_store_path
 
     store_path = str(store or default_store_path())
-    if not (dask or dask_address):  # builds start while Prefect is imported and the flow run is created
-        _start_early(sources, store_path, workers or default_workers(), tags or None, limit, opts)
-    try:
-        _run_backfill(sources, store_path, workers, tags, limit, dask, dask_address, refresh_cache, opts)
-    finally:
-        from ..orchestrate.pool import discard_early
+    with _ocr_progress_folder():
+        if not (dask or dask_address):  # builds start while Prefect is imported and the flow run is created
+            _start_early(sources, store_path, workers or default_workers(), tags or None, limit, opts)
+        try:
+            _run_backfill(sources, store_path, workers, tags, limit, dask, dask_address, refresh_cache, opts)
+        finally:
+            from ..orchestrate.pool import discard_early
 
-        discard_early()  # only when the flow run never started (it takes the pool over)
+            discard_early()  # only when the flow run never started (it takes the pool over)
+
+
+@contextlib.contextmanager
+def _ocr_progress_folder() -> Iterator[None]:
+    """A folder where the workers keep the OCR progress of the scans they read (``TREEBUILD_OCR_PROGRESS``),
+    which :func:`_ocr_bars` shows; removed at the end."""
+    from ..readers.ocr_pages import PROGRESS_ENV
+
+    previous = os.environ.get(PROGRESS_ENV)
+    with tempfile.TemporaryDirectory(prefix="treebuild-ocr-progress-") as folder:
+        os.environ[PROGRESS_ENV] = folder
+        try:
+            yield
+        finally:
+            if previous is None:
+                os.environ.pop(PROGRESS_ENV, None)
+            else:
+                os.environ[PROGRESS_ENV] = previous
+
+
+OCR_BAR_INTERVAL = 0.5
+"""Seconds between looks at the workers' OCR progress."""
+
+
+def ocr_bars(progress: Progress, folder: Path, stop: threading.Event) -> None:
+    """Until ``stop``, a bar for each document the workers are reading by OCR (a scan of many pages), from the
+    files they keep in ``folder``; a bar goes when its document is read."""
+    from ..readers.ocr_pages import progress_files
+
+    bars: dict[str, TaskID] = {}
+    while True:
+        seen = set()
+        for path, done, total in progress_files(folder):
+            seen.add(path)
+            if path not in bars:
+                bars[path] = progress.add_task(f"OCR {Path(path).name}", total=total, pages="", rate="")
+            progress.update(bars[path], completed=done, total=total)
+        for path in bars.keys() - seen:
+            progress.remove_task(bars.pop(path))
+        if stop.wait(OCR_BAR_INTERVAL):
+            break
+    for task in bars.values():
+        progress.remove_task(task)
 
 
 def _start_early(sources: list[str], store: str, workers: int, meta: dict[str, str] | None, limit: int | None,
@@ -171,6 +227,13 @@ def _run_backfill(sources: list[str], store: str, workers: int | None, tags: dic
                             rate=f"{(task.completed + 1) / elapsed:.2f} docs/s, {pages / elapsed:.0f} pages/s")
             _print_row(payload)
 
+        from ..readers.ocr_pages import PROGRESS_ENV
+
+        stop = threading.Event()
+        bars = threading.Thread(target=ocr_bars, args=(progress, Path(os.environ[PROGRESS_ENV]), stop), daemon=True,
+                                name="treebuild-ocr-bars") if os.environ.get(PROGRESS_ENV) else None
+        if bars is not None:
+            bars.start()
         with listen(on_event):
             state: State[Any] = backfill_flow(
                 sources, store=store, workers=workers, meta=tags or None, limit=limit,
@@ -178,6 +241,9 @@ def _run_backfill(sources: list[str], store: str, workers: int | None, tags: dic
                 subdivide=not opts.no_subdivide, structure_fallback=opts.model_structure,
                 executor="dask" if dask or dask_address else "process", dask_address=dask_address,
                 refresh_cache=refresh_cache, return_state=True)
+        stop.set()
+        if bars is not None:
+            bars.join()
     _finish(state)
 
 

@@ -83,7 +83,10 @@ def task_runner(workers: int, executor: Executor = "process", dask_address: str 
                                  hint="pip install 'treebuild[dask]'") from None
         if dask_address:
             return DaskTaskRunner(address=dask_address)
-        return DaskTaskRunner(cluster_kwargs={"n_workers": workers, "threads_per_worker": 1, "processes": True})
+        from treebuild.readers.ocr import thread_share
+
+        return DaskTaskRunner(cluster_kwargs={"n_workers": workers, "threads_per_worker": 1, "processes": True,
+                                              "env": thread_share(workers)})  # each worker's share of OCR threads
     return ThreadPoolTaskRunner(max_workers=in_flight or workers)
 
 

@@ -108,9 +108,13 @@ class BuildPool:
     """
 
     def __init__(self, workers: int):
+        from ..readers.ocr import thread_share
+
         self.workers = workers
         self.env: dict[str, str] = {}
         """Variables every call of the current run adds (set once per run by :func:`build_pool`)."""
+        self.defaults = thread_share(workers)
+        """Variables every call gets unless the caller sets them: each worker's share of the OCR threads."""
         self._lock = threading.Lock()
         self._executor = self._start()
         self._early: list[tuple[Callable[..., Any], tuple[Any, ...], Future[Any]]] = []
@@ -126,7 +130,8 @@ class BuildPool:
         the first :meth:`call` of the same function with equal arguments collects this run instead of
         starting another."""
         with self._lock:
-            self._early.append((fn, args, self._executor.submit(_call_with_env, _forwarded_env(), fn, args)))
+            self._early.append((fn, args, self._executor.submit(_call_with_env, {**self.defaults, **_forwarded_env()},
+                                                                   fn, args)))
 
     def prestarted(self) -> list[tuple[Callable[..., Any], tuple[Any, ...]]]:
         """The (function, arguments) of prestarted runs no :meth:`call` has collected yet."""
@@ -149,7 +154,8 @@ class BuildPool:
             future = self._take_early(fn, args)
         try:
             if future is None:
-                future = executor.submit(_call_with_env, {**_forwarded_env(), **self.env, **(env or {})}, fn, args)
+                variables = {**self.defaults, **_forwarded_env(), **self.env, **(env or {})}
+                future = executor.submit(_call_with_env, variables, fn, args)
             result: T = future.result()
             return result
         except BrokenProcessPool as exc:
