@@ -112,3 +112,19 @@ def test_a_page_holding_only_rules_is_blank_for_ocr() -> None:
 
     assert dark_pixels(_render(rules)) == 0
     assert dark_pixels(_render(a_word)) > BLANK_DARK_PIXELS
+
+
+def test_cells_of_one_row_get_the_row_s_type_size() -> None:
+    """A label cell whose words the engine boxed over two rows (a wrapped label beside one row of figures) would
+    read twice its size alone; its row's words say the size."""
+    from treebuild.readers.ocr import OcrLine, OcrWord
+    from treebuild.readers.ocr_pages import ocr_layout
+
+    def word(text: str, x: float, height: float) -> OcrWord:
+        return OcrWord(text, (x, 100.0, x + 10 * len(text), 100.0 + height), 0.9)
+
+    words = (word("Adjusted", 100, 80), word("Other", 190, 80), *(word(f"({n})", 600 + 200 * k, 31)
+                                                                   for k, n in enumerate((551, 377, 1079, 783))))
+    page = ocr_layout([OcrLine(" ".join(w.text for w in words), (100, 100, 1400, 180), 0.9, 1, words)], 300)
+    assert [ln.text for ln in page.lines] == ["Adjusted Other", "(551)", "(377)", "(1079)", "(783)"]
+    assert {ln.size for ln in page.lines} == {8.0}  # 31 px at 300 dpi over the ratio of ( and digits

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from rich.console import Console
-from rich.progress import Progress, TextColumn
+from rich.progress import Progress, TaskID, TextColumn
 
 from treebuild.cli.backfill import ocr_bars
 from treebuild.orchestrate.pool import BuildPool
@@ -60,21 +60,25 @@ def test_backfill_draws_a_bar_per_document_being_read(tmp_path: Path, monkeypatc
     assert hook is not None
     progress = Progress(TextColumn("{task.description}"), console=Console(file=io.StringIO()))
     stop = threading.Event()
-    seen: list[list[tuple[str, float, float | None]]] = []
-    original = progress.update
+    seen: list[set[tuple[str, float, float | None]]] = []
+    original_update, original_remove = progress.update, progress.remove_task
 
-    def update(task: object, **fields: object) -> None:
-        original(task, **fields)  # type: ignore[arg-type]
-        seen.append([(t.description, t.completed, t.total) for t in progress.tasks])
-        if len(seen) == 1:
-            hook("/scans/a.pdf", 4, 4)  # the document is read: its file goes
-        elif len(seen) > 1:
-            stop.set()
+    def update(task: TaskID, **fields: object) -> None:
+        original_update(task, **fields)  # type: ignore[arg-type]
+        seen.append({(t.description, t.completed, t.total) for t in progress.tasks})
+        if len(progress.tasks) == 2:
+            hook("/scans/a.pdf", 4, 4)  # the document is read: its file goes, and so must its bar
+
+    def remove(task: TaskID) -> None:
+        original_remove(task)
+        seen.append({(t.description, t.completed, t.total) for t in progress.tasks})
+        stop.set()
 
     monkeypatch.setattr(progress, "update", update)
+    monkeypatch.setattr(progress, "remove_task", remove)
     hook("/scans/a.pdf", 2, 4)
     hook("/scans/b.pdf", 1, 3)
     ocr_bars(progress, tmp_path, stop)
-    assert seen[0] == [("OCR a.pdf", 2, 4)]
-    assert seen[1] == [("OCR a.pdf", 2, 4), ("OCR b.pdf", 1, 3)]
+    assert {("OCR a.pdf", 2, 4), ("OCR b.pdf", 1, 3)} in seen
+    assert seen[-2] == {("OCR b.pdf", 1, 3)}  # a.pdf's bar went when its file did
     assert progress.tasks == []  # every bar removed at the end

@@ -556,7 +556,7 @@ def ocr_layout(lines: list[OcrLine], dpi: int) -> OcrPage:
     line_confidence: list[float] = []
     char = 0
     current: int | None = None
-    for ln in (piece for engine_line in lines for piece in split_columns(engine_line)):
+    for ln, row_size in ((piece, estimate_size(row, scale)) for row in lines for piece in split_columns(row)):
         words = [w for w in ln.words if w.confidence >= MIN_WORD_CONFIDENCE] if ln.words else None
         if words is not None and not words:
             continue
@@ -577,7 +577,7 @@ def ocr_layout(lines: list[OcrLine], dpi: int) -> OcrPage:
         else:
             b0, b1, start = blocks[-1]
             blocks[-1] = (min(b0, y0), max(b1, y1), start)
-        size = estimate_size(ln, scale)
+        size = row_size  # a cell's few words would give a noisy size; its row's are more and of one type
         out.append(Line(text, size, False, x0, y0, x1, y1, char, len(blocks) - 1, "OCR"))
         stroke = _stroke(ln.words)
         strokes.append(stroke / (size / scale) if stroke is not None and size > 0 else None)
