@@ -128,3 +128,11 @@ def test_cells_of_one_row_get_the_row_s_type_size() -> None:
     page = ocr_layout([OcrLine(" ".join(w.text for w in words), (100, 100, 1400, 180), 0.9, 1, words)], 300)
     assert [ln.text for ln in page.lines] == ["Adjusted Other", "(551)", "(377)", "(1079)", "(783)"]
     assert {ln.size for ln in page.lines} == {8.0}  # 31 px at 300 dpi over the ratio of ( and digits
+
+
+def test_a_dark_picture_is_not_taken_for_rules() -> None:
+    def dark_cover(page: pymupdf.Page) -> None:  # a cover picture: dark all over, with light lettering
+        page.draw_rect(page.rect, color=None, fill=(0.1, 0.1, 0.2))
+        page.insert_text((40, 100), "Annual Report", fontsize=30, color=(1, 1, 1))
+
+    assert dark_pixels(_render(dark_cover)) > BLANK_DARK_PIXELS

@@ -63,14 +63,18 @@ def _grey(image: PageImage) -> np.ndarray:
 
 
 RULE_LINE = 0.25
-"""A pixel row (column) inked across at least this share of the page's width (height) is a rule."""
+"""A pixel row (column) inked across at least this share of the page's width (height) is part of a rule ..."""
+RULE_THICK_PT = 3.0
+"""... when the run of such rows (columns) is at most this many points thick (a dark picture or a grey scan is
+inked across whole bands of rows, and stays)."""
 
 
 def dark_pixels(image: PageImage) -> int:
     """How many pixels of ``image`` are ink, rules' rows and columns left out (what could be text)."""
     ink = _grey(image) < INK
-    rows = ink.sum(axis=1) < RULE_LINE * image.width
-    cols = ink.sum(axis=0) < RULE_LINE * image.height
+    thick = RULE_THICK_PT * image.dpi / 72
+    rows = ~_thin_runs(ink.sum(axis=1) >= RULE_LINE * image.width, thick)
+    cols = ~_thin_runs(ink.sum(axis=0) >= RULE_LINE * image.height, thick)
     return int(np.count_nonzero(ink[rows][:, cols]))
 
 
