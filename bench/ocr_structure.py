@@ -2,8 +2,9 @@
 error rate of the OCR'd text, structure F1 / TOC score against the outline, pages per second.
 
 Every PDF of the folders whose outline has at least ``--min-entries`` entries (and at most ``--max-pages``
-pages: OCR costs seconds a page) is rendered at ``--scan-dpi`` (150) in grey into an image-only copy (no
-text layer, no outline), cached under ``--work``. Both are read and built exactly as
+pages: OCR costs seconds a page; with ``--cut N``, a longer one is cut to its first N pages, the outline entries
+on them kept, and scored as a document of N pages) is rendered at ``--scan-dpi`` (150) in grey into an
+image-only copy (no text layer, no outline), cached under ``--work``. Both are read and built exactly as
 ``bench/structure_eval.py`` builds (outline ignored, subdivision off) and scored against the original's
 outline with that scorer's own functions. CER = summed Levenshtein distance / summed reference length over
 the pages whose text layer holds all their text (pages mostly covered by images are left out: a scanned
@@ -13,6 +14,9 @@ pages (``cached`` says how many came from the cache).
 
     nice -n 10 .venv/bin/python bench/ocr_structure.py /work/shared/corpus/pdf /work/shared/corpus/filings \\
         --max-pages 60
+
+``--misses`` lists, for each document, the outline entries the scan loses (found in the original, not in the
+scan) and gains, and the scan's spurious sections that the original does not have.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ import pymupdf
 from rapidfuzz.distance import Levenshtein
 
 sys.path.insert(0, str(Path(__file__).parent))
-from structure_eval import Score, match, predictions, raw_outline, relative_levels  # noqa: E402
+from structure_eval import Entry, Score, match, predictions, raw_outline, relative_levels, title_key  # noqa: E402
 
 from treebuild.model import SourceDoc  # noqa: E402
 from treebuild.readers import read  # noqa: E402
@@ -74,6 +78,31 @@ def cer(original: SourceDoc, scan: SourceDoc, path: Path) -> tuple[float, int]:
     return dist / max(1, total), pages
 
 
+def cut_copy(src: Path, dst: Path, pages: int) -> Path:
+    """The first ``pages`` pages of ``src`` with the outline entries that point into them."""
+    if dst.exists() and dst.stat().st_mtime >= src.stat().st_mtime:
+        return dst
+    with pymupdf.open(src) as doc:
+        doc.select(list(range(pages)))
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        doc.save(dst, garbage=3, deflate=True)
+    return dst
+
+
+def differences(a: Score, b: Score) -> list[str]:
+    """What the scan ``b`` loses and gains against the original ``a``, and its spurious sections ``a`` lacks."""
+    def key(e: Entry) -> tuple[str, int]:
+        return (e.title, e.page)
+
+    missed_a, missed_b = {key(e) for e in a.missed}, {key(e) for e in b.missed}
+    spurious_a = {(title_key(e.title), e.page) for e in a.spurious}
+    out = [f"    lost     p{e.page:<4} L{e.level} {e.title[:90]}" for e in b.missed if key(e) not in missed_a]
+    out += [f"    gained   p{e.page:<4} L{e.level} {e.title[:90]}" for e in a.missed if key(e) not in missed_b]
+    out += [f"    spurious p{e.page:<4} L{e.level} {e.title[:90]}" for e in b.spurious
+            if (title_key(e.title), e.page) not in spurious_a]
+    return out
+
+
 def score(gt_path: Path, doc: SourceDoc) -> Score:
     gt, unplaced = raw_outline(gt_path)
     t1 = time.perf_counter()
@@ -96,7 +125,8 @@ def main() -> int:
     ap.add_argument("--min-entries", type=int, default=8)
     ap.add_argument("--max-pages", type=int, default=60)
     ap.add_argument("--scan-dpi", type=int, default=150)
-    ap.add_argument("--only", default=None)
+    ap.add_argument("--only", default=None, help="comma-separated parts of file names: only those documents")
+    ap.add_argument("--cut", type=int, default=0, help="cut documents over --max-pages to their first N pages")
     ap.add_argument("--misses", action="store_true", help="list the scan's missed and spurious sections")
     ap.add_argument("--work", type=Path, default=Path("/tmp/treebuild-ocr-bench"))
     args = ap.parse_args()
@@ -111,10 +141,16 @@ def main() -> int:
     rows: list[tuple[Score, Score, float, float, float]] = []
     for folder in args.folders:
         for path in sorted(folder.glob("*.pdf")):
-            if args.only and args.only not in path.name:
+            if args.only and not any(part in path.name for part in args.only.split(",")):
                 continue
             with pymupdf.open(path) as d:
-                if len(d.get_toc()) < args.min_entries or d.page_count > args.max_pages:
+                long = d.page_count > args.max_pages
+                if long and not args.cut:
+                    continue
+                if long:
+                    path = cut_copy(path, args.work / "cut" / str(args.cut) / path.name, args.cut)
+            with pymupdf.open(path) as d:
+                if len(d.get_toc()) < args.min_entries:
                     continue
             scan_path = scan_copy(path, args.work / "scans" / f"{args.scan_dpi}" / path.name, args.scan_dpi)
             t0 = time.perf_counter()
@@ -133,11 +169,8 @@ def main() -> int:
                   f"{b.pages / max(1e-9, scan_s + b.struct_s):5.2f} {err:6.3f} {facts.get('confidence', 0):5.2f} "
                   f"{facts.get('cached', 0):6d} | {b.f1 - a.f1:+5.2f}  ({ocr_s:.0f} s OCR; {a.method} / {b.method})",
                   flush=True)
-            if args.misses:
-                for e in b.missed:
-                    print(f"    missed   p{e.page:<4} L{e.level} {e.title[:90]}")
-                for e in b.spurious:
-                    print(f"    spurious p{e.page:<4} L{e.level} {e.title[:90]}")
+            if args.misses and (lines := differences(a, b)):
+                print("\n".join(lines))
     if rows:
         n = len(rows)
         fa = sum(r[0].f1 for r in rows) / n
