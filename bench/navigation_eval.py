@@ -40,7 +40,7 @@ from typing import Any
 
 from treebuild import Store, ingest
 from treebuild.query import DEFAULT_NAVIGATOR, QueryResult, navigate
-from treebuild.query.navigators.lexical import score_texts
+from treebuild.query.terms import score_texts
 from treebuild.settings import ModelConfig
 
 TABLE_LINE_SHARE = 0.3

@@ -597,7 +597,7 @@ def test_lexical_spends_the_last_pages_on_the_next_best_node_cut() -> None:
         request = StepRequest(question="q", doc_id="d", doc_title=None, mode="single_pass", step=1, max_steps=1,
                               current=(), candidates=(big, *small), max_choices=5, remaining=remaining,
                               cancel=CancellationToken())
-        return LexicalNavigator._fit(scored, request)
+        return LexicalNavigator._fit((), scored, request)
 
     assert fit(2) == ["0001"]  # the best node is taken (its passage cut to 2 pages), not two worse ones that fit
     assert fit(4) == ["0001", "0002"]

@@ -13,7 +13,7 @@ import pytest
 from openai_server import SLOW, OpenAIServer, Reply, Request
 
 from treebuild import Store, ingest
-from treebuild.query import CancellationToken, StopReason
+from treebuild.query import CancellationToken, Limits, StopReason
 from treebuild.query.navigators.model import ModelProvider
 from treebuild.query.prompts import DATA_BEGIN, DATA_END, NAVIGATION_SYSTEM, PROMPT_VERSION, SELECTION_SYSTEM
 from treebuild.query.runtime import navigate
@@ -138,7 +138,7 @@ def test_single_pass_reads_the_chosen_node_with_a_strict_enum_schema(store: Stor
     schema = request.json_schema
     assert schema is not None and request.response_format["json_schema"]["strict"] is True  # type: ignore[index]
     assert schema["properties"]["read"]["items"]["enum"] == offered
-    assert schema["properties"]["read"]["maxItems"] == 5  # max_nodes: a self-hosted grammar bounds the list
+    assert schema["properties"]["read"]["maxItems"] == Limits().max_nodes  # a self-hosted grammar bounds the list
     assert schema["additionalProperties"] is False and set(schema["required"]) == {"read", "reasoning"}
     (navigation,) = result.documents
     assert navigation.mode == "single_pass"
@@ -322,7 +322,8 @@ def test_injection_cannot_leave_the_offer_the_budget_or_the_filter(store: Store,
     result = ask(store, server, "What is the travel policy?", filter={"team": "hr"}, max_documents=2,
                  single_pass_max_chars=1, max_calls=2, max_nodes=3)
     # the filter: the board's document was never shown, selected, navigated or read
-    assert all("secret" not in r.prompt and "merger" not in r.prompt for r in server.chat_requests)
+    # (the handbook's injected text names "document secret": the id as a JSON value, or its text, is the leak)
+    assert all('"secret"' not in r.prompt and "merger" not in r.prompt for r in server.chat_requests)
     assert result.selection is not None and "secret" in result.selection.unknown
     assert "secret" not in result.selection.selected and len(result.selection.selected) == 2
     assert {p.doc_id for p in result.passages} <= {"handbook", "garden", "cars"}

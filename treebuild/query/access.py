@@ -127,6 +127,14 @@ class TreeReader:
             return None
         return self._candidate(rows[0])
 
+    def sections(self, candidates: Sequence[DocumentCandidate]) -> list[tuple[str, str, str | None]]:
+        """``(doc_id, title, summary)`` of every node of documents that passed the filter (the versions
+        shown to selection), in one read without their text."""
+        allowed = [(c.doc_id, c.version) for c in candidates
+                   if self.access.allows({"doc_id": c.doc_id, "format": c.format, "meta": c.meta})]
+        rows = self.store.node_rows(allowed, ["doc_id", "title", "summary"])
+        return [(r["doc_id"], r["title"], r["summary"]) for r in rows]
+
     def tree(self, candidate: DocumentCandidate) -> Tree:
         """The tree of a document that passed the filter (the version shown to selection)."""
         if self.candidate(candidate.doc_id) is None:

@@ -17,7 +17,8 @@ MODEL_SINGLE_PASS_CHARS = 40_000
 
 
 _AT_LEAST_ONE = frozenset({"beam_width", "max_steps", "max_nodes", "max_visits", "max_depth", "max_documents",
-                           "max_selection_candidates", "concurrency", "max_units_per_node", "max_pages"})
+                           "max_selection_candidates", "concurrency", "max_units_per_node", "max_pages",
+                           "zoom_pages", "seed_nodes"})
 """Structural bounds below one would make every query empty; budgets may be zero (no model calls)."""
 
 
@@ -31,7 +32,7 @@ class Limits:
     single_pass_max_chars: int | None = None
     beam_width: int = 4  # nodes expanded or read per beam step
     max_steps: int = 4  # beam levels; nodes still marked for expansion at the last one are read whole
-    max_nodes: int = 5  # nodes returned per document
+    max_nodes: int = 8  # nodes returned per document (a 10-page budget holds 8 one- to three-page sections)
     max_visits: int = 15  # nodes expanded or read per document walk, across all of its roots
     max_depth: int = 6  # deepest node a path may expand
     # per-document budget of one navigation
@@ -49,6 +50,15 @@ class Limits:
     max_units_per_node: int = 25  # units (pages, DOCX/Markdown blocks) per returned node
     max_context_chars: int = 48_000  # characters across all passages of the query (~12k tokens)
     max_pages: int | None = None  # physical pages across all passages of the query
+    # a chosen section longer than this (or than the pages left) returns its best pages (first-stage
+    # BM25 of each page), that many, in page order, instead of its first pages; None: from its start
+    zoom_pages: int | None = 3
+    # first stage: the walk starts from the N nodes whose text matches best and their ancestors (as
+    # ``seeds`` do) instead of the whole outline; None: the whole outline
+    seed_nodes: int | None = None
+    # a document whose best node scores below this share of the query's best document returns nothing
+    # (scores of one index over every navigated document); 0: never cut
+    document_cutoff: float = 0.25
     # documents
     max_documents: int = 3  # documents navigated when none are named and more pass the filter
     max_selection_candidates: int = 200  # documents shown to selection, at most
@@ -68,6 +78,9 @@ class Limits:
             least = 1 if f.name in _AT_LEAST_ONE else 0
             if value is not None and value < least:
                 raise TreebuildError(f"query limit {f.name} must be at least {least}, got {value}")
+        if limits.document_cutoff > 1:
+            raise TreebuildError(f"query limit document_cutoff is a share of the best document's score, "
+                                 f"at most 1, got {limits.document_cutoff}")
         return limits
 
     def to_dict(self) -> dict[str, Any]:
@@ -125,7 +138,8 @@ class Spend:
         return None
 
 
-def remaining(doc: Spend, query: Spend, *, visits: int, nodes: int, pages: int | None) -> Remaining:
+def remaining(doc: Spend, query: Spend, *, visits: int, nodes: int, pages: int | None,
+              zoom_pages: int | None = None) -> Remaining:
     """The tighter of a document's and the query's remaining budget."""
     def left(attr: str, used: str) -> Any:
         held = (lambda s: s.in_flight) if used == "calls" else (lambda s: 0)
@@ -138,7 +152,7 @@ def remaining(doc: Spend, query: Spend, *, visits: int, nodes: int, pages: int |
     return Remaining(calls=left("max_calls", "calls"), input_tokens=left("max_input_tokens", "input_tokens"),
                      output_tokens=left("max_output_tokens", "output_tokens"),
                      seconds=None if seconds is None else max(0.0, seconds), visits=max(0, visits),
-                     nodes=max(0, nodes), pages=pages)
+                     nodes=max(0, nodes), pages=pages, zoom_pages=zoom_pages)
 
 
 def single_pass_chars(limits: Limits, navigator: object) -> int | None:

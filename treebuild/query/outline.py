@@ -3,13 +3,15 @@ a query returns of it (the exact text of a node, capped, with its pages and prin
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from ..model import Node, Pos, Tree
 from .results import PathEntry
 from .spi import Candidate
 
-__all__ = ["TreeView", "outline_line", "Cut", "cut_text"]
+__all__ = ["TreeView", "outline_line", "Cut", "cut_text", "cut_pages"]
 
 
 def outline_line(c: Candidate) -> str:
@@ -45,6 +47,11 @@ class TreeView:
 
     def candidate(self, node_id: str) -> Candidate:
         return self._candidates[node_id]
+
+    def set_text_scores(self, scores: Mapping[str, float]) -> None:
+        """Give every candidate its first-stage score (0.0 for a node ``scores`` does not name)."""
+        self._candidates = {i: dataclasses.replace(c, text_score=scores.get(i, 0.0))
+                            for i, c in self._candidates.items()}
 
     def candidates(self, ids: list[str] | None = None) -> tuple[Candidate, ...]:
         """Candidates of ``ids`` (default: every node) in document order."""
@@ -119,6 +126,28 @@ def cut_text(tree: Tree, node: Node, *, max_units: int, max_chars: int, max_page
         end_page = node.start_page
     return Cut(text=text, start_page=node.start_page, end_page=end_page,
                start_label=start_unit.label if start_unit is not None else None,
+               end_label=end_u.label if end_u is not None else None, truncated=truncated)
+
+
+def cut_pages(tree: Tree, node: Node, first: int, last: int, *, max_chars: int) -> Cut:
+    """The node's exact text on physical pages ``first..last`` (within the node's pages), cut at
+    ``max_chars`` characters: a long section's best pages instead of its first ones."""
+    units = tree.doc.units
+    inside = [u.index for u in units if u.page is not None and first <= u.page <= last]
+    start = max(node.start, Pos(inside[0], 0)) if inside else node.start
+    end = min(node.end, Pos(inside[-1] + 1, 0)) if inside else node.start
+    text = tree.doc.span_text(start, end)
+    truncated = True
+    if len(text) > max_chars:
+        text = text[:max_chars]
+        end = _pos_after(tree, start, max_chars)
+    last_unit = end.unit if end.char > 0 else end.unit - 1
+    last_unit = max(start.unit, min(last_unit, len(units) - 1))
+    start_u = units[start.unit] if start.unit < len(units) else None
+    end_u = units[last_unit] if units else None
+    return Cut(text=text, start_page=start_u.page if start_u is not None else first,
+               end_page=end_u.page if end_u is not None else last,
+               start_label=start_u.label if start_u is not None else None,
                end_label=end_u.label if end_u is not None else None, truncated=truncated)
 
 

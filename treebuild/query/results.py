@@ -32,8 +32,12 @@ class Passage:
     start_label: str | None  # printed page labels, when the PDF has them
     end_label: str | None
     node_end_page: int | None  # the section's own last page (differs from end_page when truncated)
-    truncated: bool  # text was cut by a per-node or per-query cap
+    truncated: bool  # text was cut by a per-node or per-query cap, or is the section's best pages only
     stop_reason: StopReason  # why the path ended at this node
+    # first-stage BM25 of the node for the question (one index over every navigated document, so it compares
+    # across documents), never more than an earlier choice of the same document's navigator: the query's rank
+    score: float = 0.0
+    best_pages: bool = False  # the section's best-matching pages (``zoom_pages``), not its first ones
 
     @property
     def pages(self) -> int:
@@ -77,6 +81,7 @@ class DocumentNavigation:
     title: str | None
     mode: Mode | None
     outline_chars: int = 0
+    seeds: list[str] = field(default_factory=list)  # nodes the walk started from (hybrid seeds or first stage)
     steps: list[Step] = field(default_factory=list)
     stops: list[PathStop] = field(default_factory=list)
     chosen: list[str] = field(default_factory=list)  # node ids in the order they were chosen
@@ -102,7 +107,8 @@ class SelectionRecord:
 
 @dataclass(slots=True)
 class QueryResult:
-    """Passages in document order plus the audit record: navigator, limits, documents, totals."""
+    """Passages best first (across documents, by ``Passage.score``) plus the audit record: navigator,
+    limits, documents, totals."""
 
     question: str
     navigator: str

@@ -8,6 +8,7 @@ Nothing here reads a PDF: stored trees carry their unit text, so documents navig
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -18,8 +19,9 @@ from ..errors import TreebuildError
 from ..settings import ModelConfig
 from ..store import Store
 from .access import AccessFilter, TreeReader
+from .first_stage import FirstStage, section_scores
 from .limits import Limits, Spend, remaining, single_pass_chars
-from .outline import TreeView, cut_text
+from .outline import Cut, TreeView, cut_pages, cut_text
 from .results import DocumentNavigation, Passage, PathStop, QueryResult, SelectionRecord, Step
 from .spi import (
     CancellationToken,
@@ -128,7 +130,11 @@ class _Walk:
         lim = self.q.limits
         pages = None if lim.max_pages is None else max(0, lim.max_pages - self.pages)
         return remaining(self.spend, self.q.spend, visits=lim.max_visits - self.visits,
-                         nodes=lim.max_nodes - len(self.chosen), pages=pages)
+                         nodes=lim.max_nodes - len(self.chosen), pages=pages, zoom_pages=lim.zoom_pages)
+
+    def cost(self, node_id: str) -> int:
+        """Pages of the budget a chosen node takes (a long one only its best ``zoom_pages``)."""
+        return self.remaining().cost(self.view.candidate(node_id))
 
     def stop(self, node_id: str | None, reason: StopReason, detail: str = "") -> None:
         self.record.stops.append(PathStop(node_id, reason, detail))
@@ -144,9 +150,9 @@ class _Walk:
         inside = [i for i, _ in self.chosen if node_id in self.view.ancestors(i)]
         if inside:  # a chosen ancestor's text contains its chosen descendants
             self.chosen = [(i, r) for i, r in self.chosen if i not in inside]
-            self.pages -= sum(self.view.candidate(i).pages for i in inside)
+            self.pages -= sum(self.cost(i) for i in inside)
         self.chosen.append((node_id, reason))
-        self.pages += self.view.candidate(node_id).pages
+        self.pages += self.cost(node_id)
         self.stop(node_id, reason, detail)
         return True
 
@@ -308,8 +314,7 @@ def _seed_ids(view: TreeView, seeds: Sequence[str | int], walk: _Walk) -> list[s
     return list(dict.fromkeys(found))
 
 
-async def _navigate_document(q: _Query, candidate: DocumentCandidate, seeds: Sequence[str | int] | None,
-                             ) -> tuple[DocumentNavigation, _Walk | None]:
+def _load(q: _Query, candidate: DocumentCandidate) -> tuple[DocumentNavigation, TreeView | None]:
     record = DocumentNavigation(doc_id=candidate.doc_id, version=candidate.version, title=candidate.title,
                                 mode=None)
     started = time.monotonic()
@@ -318,10 +323,21 @@ async def _navigate_document(q: _Query, candidate: DocumentCandidate, seeds: Seq
     except TreebuildError as exc:
         record.error = str(exc)
         return record, None
+    finally:
+        record.seconds = time.monotonic() - started
+    return record, view
+
+
+async def _navigate_document(q: _Query, record: DocumentNavigation, view: TreeView,
+                             seeds: Sequence[str | int] | None, stage: FirstStage) -> tuple[DocumentNavigation, _Walk]:
+    started = time.monotonic()
     walk = _Walk(q, view, record, Spend.document(q.limits))
     lim = q.limits
+    if not seeds and lim.seed_nodes is not None:
+        seeds = stage.best_nodes(record.doc_id, lim.seed_nodes)  # first stage; none match: the whole outline
     if seeds:
         hits = _seed_ids(view, seeds, walk)
+        record.seeds = hits
         above = {a for h in hits for a in view.ancestors(h)}
         below = {d.node_id for h in hits for d in view.nodes[h].walk()}
         single_ids = sorted(above | below, key=view.order.__getitem__)
@@ -340,16 +356,24 @@ async def _navigate_document(q: _Query, candidate: DocumentCandidate, seeds: Seq
         record.mode = "beam"
         await walk.beam(beam_ids)
     record.chosen = [i for i, _ in walk.chosen]
-    record.seconds = time.monotonic() - started
+    record.seconds += time.monotonic() - started
     return record, walk
 
 
-async def _select(q: _Query, candidates: list[DocumentCandidate]) -> tuple[list[DocumentCandidate], SelectionRecord]:
+def _rank_documents(q: _Query, candidates: list[DocumentCandidate]) -> list[DocumentCandidate]:
+    """Candidates scored by what is inside them (their best section title and summary, one index over
+    every candidate) and by their own row (title, names, tags, description), best first."""
     from .navigators.lexical import rank_documents
 
+    sections = section_scores(q.question, q.reader.sections(candidates))
+    scored = [dataclasses.replace(c, section_score=sections.get(c.doc_id, 0.0)) for c in candidates]
+    return rank_documents(q.question, scored)
+
+
+async def _select(q: _Query, candidates: list[DocumentCandidate]) -> tuple[list[DocumentCandidate], SelectionRecord]:
     lim = q.limits
-    ranked = rank_documents(q.question, candidates)
-    shown = ranked[: lim.max_selection_candidates] if len(candidates) > lim.max_selection_candidates else candidates
+    ranked = _rank_documents(q, candidates)
+    shown = ranked[: lim.max_selection_candidates]
     record = SelectionRecord(candidates=len(candidates), shown=[c.doc_id for c in shown])
     by_id = {c.doc_id: c for c in shown}
     request = SelectionRequest(question=q.question, candidates=tuple(shown), max_documents=lim.max_documents,
@@ -377,28 +401,93 @@ async def _select(q: _Query, candidates: list[DocumentCandidate]) -> tuple[list[
     return [by_id[d] for d in record.selected], record
 
 
-def _passages(q: _Query, walks: list[tuple[DocumentNavigation, _Walk | None]]) -> list[Passage]:
+@dataclass
+class _Choice:
+    """A chosen node waiting for its share of the query's page and character budget."""
+
+    score: float
+    doc_rank: int
+    position: int
+    record: DocumentNavigation
+    walk: _Walk
+    node_id: str
+    reason: StopReason
+
+
+def _ranked_choices(q: _Query, walks: list[tuple[DocumentNavigation, _Walk]], stage: FirstStage) -> list[_Choice]:
+    """Every chosen node of every document, best first: by its first-stage score, made non-increasing
+    along its navigator's order (a navigator's earlier choice never ranks below its later one), so
+    documents interleave by the evidence of their choices. A document whose best node scores below
+    ``document_cutoff`` of the query's best document is cut (``cut_off``) when several are navigated."""
+    best = max((stage.best_score(record.doc_id) for record, _ in walks), default=0.0)
+    cutoff = q.limits.document_cutoff * best
+    choices: list[_Choice] = []
+    for doc_rank, (record, walk) in enumerate(walks):
+        doc_best = stage.best_score(record.doc_id)
+        if len(walks) > 1 and doc_best < cutoff:
+            record.dropped.extend(i for i, _ in walk.chosen)
+            walk.stop(None, StopReason.CUT_OFF, f"best section score {doc_best:.2f} < {q.limits.document_cutoff:g} "
+                                                f"x the best document's {best:.2f}")
+            continue
+        scores = stage.node_scores.get(record.doc_id, {})
+        floor = 0.0
+        ranked: list[_Choice] = []
+        for position, (node_id, reason) in reversed(list(enumerate(walk.chosen))):
+            floor = max(floor, scores.get(node_id, 0.0))
+            ranked.append(_Choice(floor, doc_rank, position, record, walk, node_id, reason))
+        choices.extend(reversed(ranked))
+    return sorted(choices, key=lambda c: (-c.score, c.doc_rank, c.position))
+
+
+def _cuts(q: _Query, choice: _Choice, stage: FirstStage, chars: int, pages: int | None) -> list[tuple[Cut, bool]]:
+    """The text a chosen node returns: when ``zoom_pages`` is set, a section longer than the pages it
+    may take (``zoom_pages``, or fewer when less of the budget is left) returns its best pages (runs of
+    consecutive pages), else its text from the start; each cut within what is left."""
+    lim = q.limits
+    view, tree = choice.walk.view, choice.walk.view.tree
+    node = view.nodes[choice.node_id]
+    candidate = view.candidate(choice.node_id)
+    room = min(p for p in (lim.zoom_pages, pages) if p is not None) if lim.zoom_pages is not None else None
+    if room is None or node.start_page is None or candidate.pages <= room:
+        cut = cut_text(tree, node, max_units=lim.max_units_per_node, max_chars=min(lim.max_passage_chars, chars),
+                       max_pages=pages if node.start_page is not None else None)
+        return [(cut, False)]
+    best = stage.best_pages(choice.record.doc_id, node.start_page, node.end_page or node.start_page, room)
+    runs: list[list[int]] = []
+    for page in best:
+        if runs and page == runs[-1][-1] + 1:
+            runs[-1].append(page)
+        else:
+            runs.append([page])
+    out: list[tuple[Cut, bool]] = []
+    for run in runs:
+        if chars <= 0:
+            break
+        cut = cut_pages(tree, node, run[0], run[-1], max_chars=min(lim.max_passage_chars, chars))
+        out.append((cut, True))
+        chars -= len(cut.text)
+    return out
+
+
+def _passages(q: _Query, walks: list[tuple[DocumentNavigation, _Walk]], stage: FirstStage) -> list[Passage]:
+    """The page and character budget spent on the best choices of the whole query first."""
     lim = q.limits
     chars_left = lim.max_context_chars
     pages_left = lim.max_pages
     out: list[Passage] = []
-    for record, walk in walks:
-        if walk is None:
+    for choice in _ranked_choices(q, walks, stage):
+        record, view = choice.record, choice.walk.view
+        node = view.nodes[choice.node_id]
+        paged = node.start_page is not None
+        if chars_left <= 0 or (paged and pages_left is not None and pages_left <= 0):
+            record.dropped.append(choice.node_id)
             continue
-        tree = walk.view.tree
-        for node_id, reason in walk.chosen:
-            node = walk.view.nodes[node_id]
-            paged = node.start_page is not None
-            if chars_left <= 0 or (paged and pages_left is not None and pages_left <= 0):
-                record.dropped.append(node_id)
-                continue
-            cut = cut_text(tree, node, max_units=lim.max_units_per_node,
-                           max_chars=min(lim.max_passage_chars, chars_left),
-                           max_pages=pages_left if paged else None)
-            passage = Passage(doc_id=record.doc_id, version=tree.version or 0, node_id=node_id, title=node.title,
-                              path=walk.view.path(node_id), text=cut.text, start_page=cut.start_page,
-                              end_page=cut.end_page, start_label=cut.start_label, end_label=cut.end_label,
-                              node_end_page=node.end_page, truncated=cut.truncated, stop_reason=reason)
+        for cut, zoomed in _cuts(q, choice, stage, chars_left, pages_left if paged else None):
+            passage = Passage(doc_id=record.doc_id, version=view.tree.version or 0, node_id=choice.node_id,
+                              title=node.title, path=view.path(choice.node_id), text=cut.text,
+                              start_page=cut.start_page, end_page=cut.end_page, start_label=cut.start_label,
+                              end_label=cut.end_label, node_end_page=node.end_page, truncated=cut.truncated,
+                              stop_reason=choice.reason, score=choice.score, best_pages=zoomed)
             out.append(passage)
             chars_left -= len(cut.text)
             if pages_left is not None and paged:
@@ -440,15 +529,20 @@ async def navigate_async(question: str, store: Store | str | Path, docs: Sequenc
             targets = candidates
         else:
             targets, selection = await _select(q, candidates)
+    loaded = [_load(q, c) for c in targets]
+    views = {record.doc_id: view for record, view in loaded if view is not None}
+    stage = FirstStage(q.question, views)
+    for doc_id, view in views.items():
+        view.set_text_scores(stage.node_scores[doc_id])
     semaphore = asyncio.Semaphore(lim.concurrency)
 
-    async def one(candidate: DocumentCandidate) -> tuple[DocumentNavigation, _Walk | None]:
+    async def one(record: DocumentNavigation, view: TreeView) -> tuple[DocumentNavigation, _Walk]:
         async with semaphore:
-            return await _navigate_document(q, candidate, (seeds or {}).get(candidate.doc_id))
+            return await _navigate_document(q, record, view, (seeds or {}).get(record.doc_id), stage)
 
-    walks = list(await asyncio.gather(*(one(c) for c in targets)))
-    passages = _passages(q, walks)
-    documents = [record for record, _ in walks] + missing
+    walks = list(await asyncio.gather(*(one(record, view) for record, view in loaded if view is not None)))
+    passages = _passages(q, walks, stage)
+    documents = [record for record, _ in loaded] + missing
     return QueryResult(question=q.question, navigator=nav.name, is_language_model=bool(nav.is_language_model),
                        passages=passages, documents=documents, selection=selection, usage=q.spend.usage,
                        seconds=time.monotonic() - started, filter=access.to_dict(), limits=lim.to_dict(),

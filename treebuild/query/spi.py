@@ -24,9 +24,10 @@ What a navigator sees and may answer
 ------------------------------------
 A :class:`StepRequest` carries the question, the nodes being opened (``current``; empty at the
 top level and in single-pass mode, where ``candidates`` is the whole outline), the
-:class:`Candidate` nodes offered (ids, titles, ancestor titles, pages, summaries, depth; never
-body text), the remaining :class:`Remaining` budget and a :class:`CancellationToken` to observe
-before and after blocking work. The :class:`Decision` names ids to ``expand`` (their children
+:class:`Candidate` nodes offered (ids, titles, ancestor titles, pages, summaries, depth and
+``text_score``, the runtime's first-stage BM25 of the question over the node's text; never body
+text), the remaining :class:`Remaining` budget and a :class:`CancellationToken` to observe before
+and after blocking work. The :class:`Decision` names ids to ``expand`` (their children
 are offered next step), ids to ``read`` (returned as passages), or ``stop``, with the
 navigator's ``reasoning`` and the :class:`NavigatorUsage` it spent. The runtime checks every id
 against the ids just offered: an unknown id is recorded (``unknown_node``) and never followed.
@@ -88,6 +89,7 @@ class StopReason(StrEnum):
     TIMEOUT = "timeout"  # the document's seconds ran out
     ERROR = "error"  # the navigator raised
     CANCELLED = "cancelled"  # the caller cancelled the query
+    CUT_OFF = "cut_off"  # the document matched the question far less than the best document of the query
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +106,9 @@ class Candidate:
     page_label: str | None = None  # printed page label of start_page, when the PDF has one
     child_count: int = 0
     parent_id: str | None = None
+    # BM25 of the question over the node's title, summary and own text, from the runtime's first stage:
+    # one index over every document of the query, so it compares across documents (0.0: no shared term)
+    text_score: float = 0.0
 
     @property
     def is_leaf(self) -> bool:
@@ -129,6 +134,9 @@ class DocumentCandidate:
     page_count: int | None
     meta: Mapping[str, str] = field(default_factory=dict)
     source_name: str | None = None
+    # best BM25 of the question over the document's section titles and summaries (one index over
+    # every candidate), set for document selection; selection is pre-ranked by it and the row's text
+    section_score: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,6 +150,14 @@ class Remaining:
     visits: int  # nodes that may still be expanded or read
     nodes: int  # nodes that may still be returned for this document
     pages: int | None = None  # physical pages passages may still take (``max_pages``), None: unbounded
+    # a node longer than this costs this many pages: the runtime returns its best pages (``zoom_pages``)
+    zoom_pages: int | None = None
+
+    def cost(self, candidate: Candidate) -> int:
+        """Pages of the budget that choosing ``candidate`` takes."""
+        if self.zoom_pages is None or candidate.start_page is None:
+            return candidate.pages
+        return min(candidate.pages, self.zoom_pages)
 
 
 @dataclass(slots=True)

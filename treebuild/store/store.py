@@ -323,6 +323,17 @@ class Store:
             return self._records(f"SELECT {cols} FROM latest_trees ORDER BY doc_id")
         return self._records(f"SELECT {cols} FROM latest_trees WHERE doc_id = ?", [doc_id])
 
+    def node_rows(self, versions: list[tuple[str, int]], columns: list[str]) -> list[dict[str, Any]]:
+        """``columns`` of every node of the given ``(doc_id, version)`` pairs, in one scan and without
+        their text (units are not read): what document selection scores of many trees."""
+        if not versions:
+            return []
+        cols = ", ".join(f"n.{c}" for c in columns)
+        keys = ", ".join("(?, ?)" for _ in versions)
+        params = [value for pair in versions for value in pair]
+        return self._records(f"SELECT {cols} FROM nodes n JOIN (VALUES {keys}) AS k(doc_id, version) "
+                             "ON n.doc_id = k.doc_id AND n.version = k.version ORDER BY n.doc_id, n.node_id", params)
+
     def tree(self, doc_id: str, version: int | None = None) -> Tree:
         """Load a stored tree (latest version unless ``version`` is given)."""
         # The tree row first, in one query for the latest version too; created_at is not part of a Tree (and

@@ -166,7 +166,8 @@ class ModelNavigator:
             ranked = rank_documents(request.question, documents)[: request.max_documents]
             return Selection(tuple(d.doc_id for d in ranked),
                              f"[{NAME}] no usable selection ({kind}: {_reason(exc)}); documents ranked lexically "
-                             "instead (BM25 over titles and descriptions, not a language model)", _usage(usage))
+                             "instead (BM25 over titles, descriptions and the section titles and summaries "
+                             "inside, not a language model)", _usage(usage))
         request.cancel.raise_if_cancelled()
         return Selection(tuple(answer.documents), answer.reasoning, _usage(usage))
 

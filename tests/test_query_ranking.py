@@ -1,0 +1,254 @@
+"""Ranking across documents and the first stage, over a real store of PDFs generated here with
+PyMuPDF: a plotting manual and two 10-K-like filings (statements, certifications, exhibits) and a
+bland reference guide. One index over every navigated document makes scores comparable; a weak
+document is cut; the page budget goes to the best passages of the whole query first; selection
+reads the sections inside the trees; the first stage scores node text (navigators see it as
+``text_score``), can seed the walk, and returns a long section's best pages; the ``lexical``
+navigator reads the statement a question's figure comes from first."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from docgen import Text, write_pdf
+
+from treebuild import Store, ingest
+from treebuild.query import Decision, StepRequest, StopReason, navigate
+from treebuild.query.first_stage import FirstStage
+from treebuild.query.navigators.lexical import document_text
+from treebuild.query.navigators.statements import statement_kind, statements_asked
+from treebuild.query.outline import TreeView
+from treebuild.query.terms import bm25, counts
+
+# a section: (level, title, pages of body lines); each page of a section is one PDF page
+Section = tuple[int, str, list[list[str]]]
+
+FILLER = [f"Paragraph {i} describes routine matters of the section in general words." for i in range(6)]
+
+
+def filing(name: str, segment: str) -> list[Section]:
+    return [
+        (1, "Item 1. Business", [[f"{name} designs and sells industrial equipment.", *FILLER]]),
+        (1, "Item 1A. Risk Factors", [["Demand for equipment is cyclical and depends on the economy.", *FILLER]]),
+        (1, "Item 7. Management's Discussion and Analysis", [
+            ["Revenue grew in the year because shipments rose.", *FILLER],
+            [f"The {segment} segment sold more units than last year.", *FILLER]]),
+        (1, "Item 8. Financial Statements", [["The statements follow.", *FILLER]]),
+        (2, "Consolidated Statements of Operations", [[
+            "(In millions)", "Revenue 1,200", "Cost of revenue 700", "Gross profit 500",
+            "Research and development 100", "Operating income 400", "Net income 300"]]),
+        (2, "Consolidated Balance Sheets", [[
+            "(In millions)", "Total current assets 900", "Total current liabilities 400", "Total assets 2,000"]]),
+        (2, "Consolidated Statements of Cash Flows", [[
+            "(In millions)", "Net cash provided by operating activities 350", "Purchases of equipment (80)"]]),
+        (1, "Exhibit 31.1 Certification", [[
+            "I certify that I have reviewed this annual report on Form 10-K filed with the Commission.",
+            "The report does not contain any untrue statement of a material fact.", *FILLER]]),
+        (1, "Exhibit 101 Interactive Data Files", [[
+            "The cover page interactive data file is formatted as Inline XBRL and filed as an exhibit.",
+            "Each data file is an electronic file submitted with the report.", *FILLER]]),
+    ]
+
+
+REFERENCE_PAGES = [[f"Command {i} changes a setting of the drawing canvas.", *FILLER] for i in range(6)]
+REFERENCE_PAGES[4] = ["The vectorize command writes the current drawing to the SVG format.", *FILLER]
+
+DOCS: dict[str, tuple[str, list[Section]]] = {
+    "plotting-manual": ("Plotting Manual", [
+        (1, "Getting started", [["Install the package and import the plotting module.", *FILLER]]),
+        (1, "Line charts", [["Draw a line chart from two lists of numbers.", *FILLER]]),
+        (1, "Saving figures", [["Call savefig to save a plot as a PNG image file or a PDF file.",
+                                "The dpi option sets the resolution of the saved image.", *FILLER]]),
+        (1, "Colour maps", [["A colour map turns values into colours.", *FILLER]]),
+        (1, "Command reference", REFERENCE_PAGES),
+    ]),
+    "acme-10k": ("Acme Annual Report", filing("Acme", "Turbines")),
+    "globex-10k": ("Globex Annual Report", filing("Globex", "Helium")),
+    "reference-guide": ("Reference Guide", [
+        (1, "Overview", [["This guide covers general procedures for staff.", *FILLER]]),
+        (1, "Procedures", [["Staff follow the procedures of their office.", *FILLER]]),
+        (1, "Appendix", [["Cryogenic storage keeps liquid nitrogen below its boiling point.", *FILLER]]),
+    ]),
+}
+
+
+def write_doc(path: Path, title: str, sections: list[Section]) -> Path:
+    pages: list[list[Text | str]] = []
+    toc = []
+    for level, heading, body in sections:
+        toc.append([level, heading, len(pages) + 1])
+        for k, lines in enumerate(body):
+            pages.append([Text(heading, 100, 14, True), *lines] if k == 0 else list(lines))
+    return write_pdf(path, pages, toc=toc, metadata={"title": title})
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> Store:
+    folder = tmp_path_factory.mktemp("ranking")
+    st = Store(folder / "store")
+    for doc_id, (title, sections) in DOCS.items():
+        result = ingest(write_doc(folder / f"{doc_id}.pdf", title, sections), st, doc_id=doc_id)
+        assert result.status == "created", result.error
+    return st
+
+
+def titled(store: Store, doc_id: str, title: str) -> str:
+    (node,) = [n for n in store.tree(doc_id).walk() if n.title == title]
+    return node.node_id
+
+
+# ---------------------------------------------------------------- across documents
+
+def test_the_manual_section_comes_first_and_no_filing_exhibit_is_returned(store: Store) -> None:
+    """The issue's example: over a store of manuals and 10-Ks, with no document named."""
+    result = navigate("How do I save a plot as a PNG image file?", store, max_documents=3, max_pages=10)
+    assert result.selection is not None and "plotting-manual" in result.selection.selected
+    first = result.passages[0]
+    assert (first.doc_id, first.title) == ("plotting-manual", "Saving figures")
+    assert {p.doc_id for p in result.passages} == {"plotting-manual"}
+    assert not any("Exhibit" in p.title or "Certification" in p.title for p in result.passages)
+    # the filings navigated were cut as a whole, and the audit says why
+    for record in result.documents:
+        if record.doc_id != "plotting-manual":
+            assert any(s.reason is StopReason.CUT_OFF for s in record.stops), record.stops
+            assert set(record.dropped) == set(record.chosen)
+
+
+def test_scores_compare_across_documents_and_the_budget_goes_to_the_best_first(store: Store) -> None:
+    question = "How many units did the helium segment sell?"
+    # acme is named first and its navigator still chooses sections; globex holds the answer
+    result = navigate(question, store, docs=["acme-10k", "globex-10k"], max_pages=1, document_cutoff=0)
+    (passage,) = result.passages
+    assert passage.doc_id == "globex-10k" and "Helium segment sold" in passage.text
+    acme = next(d for d in result.documents if d.doc_id == "acme-10k")
+    assert acme.chosen and set(acme.dropped) == set(acme.chosen)  # chosen, but the budget went to globex
+    # passages come best first, by scores of one index over both documents
+    result = navigate(question, store, docs=["acme-10k", "globex-10k"], max_pages=10, document_cutoff=0)
+    scores = [p.score for p in result.passages]
+    assert scores == sorted(scores, reverse=True) and result.passages[0].doc_id == "globex-10k"
+    assert max(p.score for p in result.passages if p.doc_id == "acme-10k") < scores[0]
+
+
+def test_a_weak_document_returns_nothing_but_a_single_document_is_never_cut(store: Store) -> None:
+    question = "Which colour map turns values into colours?"
+    result = navigate(question, store, docs=["plotting-manual", "acme-10k"], max_pages=10)
+    assert {p.doc_id for p in result.passages} == {"plotting-manual"}
+    assert result.passages[0].title == "Colour maps"
+    # the cut-off is relative to the best document of the query: alone, a document keeps its passages
+    alone = navigate("Which segment sold more units?", store, docs=["acme-10k"], max_pages=10)
+    assert alone.passages and not any(s.reason is StopReason.CUT_OFF for s in alone.documents[0].stops)
+
+
+def test_bm25_over_several_documents_shares_its_statistics() -> None:
+    docs = counts(["helium sales rose", "turbine sales rose", "turbine orders fell", "turbine output"])
+    together = bm25(["helium", "turbin"], docs)
+    assert together[0] > together[1] > 0  # the rarer term weighs more, across every text scored together
+    assert bm25(["helium"], docs[1:]) == [0.0, 0.0, 0.0]
+
+
+# ---------------------------------------------------------------- selection
+
+def test_selection_reads_the_sections_inside_the_trees(store: Store) -> None:
+    question = "How is liquid nitrogen kept in cryogenic storage?"
+    candidates = {d.doc_id: d for d in store.documents()}
+    assert "reference-guide" in candidates
+    result = navigate(question, store, max_documents=1)
+    assert result.selection is not None and result.selection.selected == ["reference-guide"]
+    assert result.passages[0].title == "Appendix"
+    # what made the difference is inside the tree: the document's own row does not name the topic
+    from treebuild.query.access import AccessFilter, TreeReader
+
+    row = TreeReader(store, AccessFilter()).candidate("reference-guide")
+    assert row is not None and "nitrogen" not in document_text(row).casefold()
+
+
+# ---------------------------------------------------------------- first stage
+
+def test_navigators_see_the_first_stage_score_of_each_node(store: Store) -> None:
+    seen: list[StepRequest] = []
+
+    class Recorder:
+        name = "recorder"
+        is_language_model = False
+
+        async def decide(self, request: StepRequest) -> Decision:
+            seen.append(request)
+            best = max(request.candidates, key=lambda c: c.text_score)
+            return Decision(read=(best.node_id,), reasoning="best text score")
+
+        async def select_documents(self, request: Any) -> Any:
+            raise AssertionError("not expected")
+
+    result = navigate("Which command writes SVG?", store, docs=["plotting-manual"], navigator=Recorder())
+    scores = {c.title: c.text_score for c in seen[0].candidates}
+    # the title "Command reference" shares no word with the question; its text does
+    assert max(scores, key=scores.__getitem__) == "Command reference" and scores["Line charts"] == 0.0
+    assert result.passages[0].title == "Command reference"
+
+
+def test_a_long_section_returns_its_best_pages(store: Store) -> None:
+    node = store.tree("plotting-manual").node(titled(store, "plotting-manual", "Command reference"))
+    assert node.end_page is not None and node.start_page is not None and node.end_page - node.start_page >= 5
+    svg_page = node.start_page + 4
+    result = navigate("Which command writes the drawing to the SVG format?", store, docs=["plotting-manual"],
+                      max_pages=10)
+    zoomed = [p for p in result.passages if p.node_id == node.node_id]
+    assert zoomed and all(p.best_pages and p.truncated for p in zoomed)
+    assert any(p.start_page is not None and p.start_page <= svg_page <= (p.end_page or p.start_page) for p in zoomed)
+    assert sum(p.pages for p in zoomed) <= 3 and "vectorize command" in "".join(p.text for p in zoomed)
+    # without zoom the section is read from its start, and the page is past the budget
+    plain = navigate("Which command writes the drawing to the SVG format?", store, docs=["plotting-manual"],
+                     max_pages=3, zoom_pages=None)
+    assert all(not p.best_pages for p in plain.passages)
+    assert not any(p.node_id == node.node_id and (p.end_page or 0) >= svg_page for p in plain.passages)
+
+
+def test_first_stage_seeds_the_walk_and_the_audit_records_them(store: Store) -> None:
+    result = navigate("Which colour map turns values into colours?", store, docs=["plotting-manual"], seed_nodes=1)
+    (record,) = result.documents
+    colour = titled(store, "plotting-manual", "Colour maps")
+    assert record.seeds == [colour] and record.steps[0].shown == [colour]
+    assert result.passages[0].node_id == colour
+    # nothing matches: the whole outline is walked, no seed recorded
+    result = navigate("zyxxy quux", store, docs=["plotting-manual"], seed_nodes=2)
+    assert result.documents[0].seeds == [] and len(result.documents[0].steps[0].shown) == 5
+
+
+def test_first_stage_node_text_is_title_summary_and_own_text(store: Store) -> None:
+    view = TreeView(store.tree("plotting-manual"))
+    stage = FirstStage("savefig resolution", {"plotting-manual": view})
+    saving = titled(store, "plotting-manual", "Saving figures")
+    assert stage.best_nodes("plotting-manual", 1) == [saving]
+    pages = stage.page_scores("plotting-manual")
+    node = view.nodes[saving]
+    assert max(pages, key=pages.__getitem__) == node.start_page
+
+
+# ---------------------------------------------------------------- statements
+
+def test_the_statement_a_figure_comes_from_is_read_first(store: Store) -> None:
+    cases = {
+        "Has Acme's operating margin improved?": "Consolidated Statements of Operations",
+        "Does Acme have positive working capital?": "Consolidated Balance Sheets",
+        "What was Acme's capital expenditure?": "Consolidated Statements of Cash Flows",
+        "How much did Acme spend on R&D?": "Consolidated Statements of Operations",
+    }
+    for question, title in cases.items():
+        result = navigate(question, store, docs=["acme-10k"], max_pages=10)
+        assert result.passages[0].title == title, (question, [p.title for p in result.passages])
+        assert "statements the question asks for" in result.documents[0].steps[0].reasoning
+
+
+def test_statement_vocabulary() -> None:
+    assert statements_asked("Does Adobe have an improving free cashflow conversion?") == ["cash"]
+    assert statements_asked("What is the fixed asset turnover ratio?") == ["income", "balance"]
+    assert statements_asked("How do I save a plot as a PNG image file?") == []
+    assert statement_kind("CONDENSED CONSOLIDATED STATEMENTS OF OPERATIONS") == "income"
+    assert statement_kind("Statements of Operations and Comprehensive Loss") == "income"
+    assert statement_kind("Consolidated Statements of Comprehensive Income") == "comprehensive"
+    assert statement_kind("INCOME STATEMENTS") == "income"
+    assert statement_kind("Statement of Financial Position") == "balance"
+    assert statement_kind("Notes to Consolidated Financial Statements") is None
+    assert statement_kind("Financial Statements") is None
