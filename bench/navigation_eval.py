@@ -5,8 +5,8 @@ For each question of a FinanceBench-style ``QUESTIONS.jsonl`` (``doc_name``, ``q
 defaults (reused when unchanged) and three retrievers answer with the same ``--max-pages``:
 
 - ``nav``: the navigator (``--navigator``, default the default navigator) restricted to that document;
-- ``bm25``: BM25 over the document's whole pages, taking the best ``--max-pages`` pages (``bm25s``,
-  same tokenizer as the ``lexical`` navigator);
+- ``bm25``: BM25 over the document's whole pages, taking the best ``--max-pages`` pages (the same
+  tokenizer and BM25 as the ``lexical`` navigator, :mod:`treebuild.query.terms`);
 - ``hybrid``: the navigator seeded with page BM25's pages through the hybrid seam (their nodes and
   ancestors are what it sees).
 

@@ -74,7 +74,7 @@ def main() -> int:
     print(f"store: {len(docs)} documents, {sum(d.node_count for d in docs)} nodes: {args.store}")
 
     target = min((d for d in docs if "--copy" not in d.doc_id), key=lambda d: abs(d.node_count - args.nodes))
-    navigate(QUESTIONS[0], store, docs=[target.doc_id])  # warm imports (bm25s, stemmer) once
+    navigate(QUESTIONS[0], store, docs=[target.doc_id])  # warm imports (the stemmer) once
     named, resolved = [], []
     nav = resolve_navigator("lexical")
     for _ in range(args.runs):

