@@ -113,8 +113,8 @@ def create_server(store: Store, scope: AccessFilter | Mapping[str, Any] | None =
     lim = tools.limits
     server = MCPServer("treebuild", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING",
                        middleware=[_StructuredErrors()])
-    # The SDK logs through a root handler; libraries that set their own logger to DEBUG (bm25s does)
-    # would print every index build to the client's log: the handlers keep warnings and errors only.
+    # The SDK logs through a root handler; a library that sets its own logger to DEBUG would print
+    # its chatter to the client's log: the handlers keep warnings and errors only.
     for handler in logging.getLogger().handlers:
         handler.setLevel(logging.WARNING)
     read_only = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True,
