@@ -19,9 +19,9 @@ import time
 from pathlib import Path
 
 from treebuild.readers.pdf import PdfReader
-from treebuild.structure.numbering import parse_numbering
-from treebuild.structure.text import title_similarity
 from treebuild.structure.toc.marks import toc_marks
+from treebuild.text.normalize import title_similarity
+from treebuild.text.numbering import parse_numbering
 
 SIM = 0.85
 

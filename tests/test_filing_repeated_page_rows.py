@@ -14,7 +14,7 @@ from structgen import FILING_STATEMENTS, filing_with_tail
 from treebuild.readers import read
 from treebuild.settings import BuildSettings
 from treebuild.structure import build_nodes
-from treebuild.structure.furniture import furniture
+from treebuild.text.furniture import furniture
 
 YEARS = ("2023", "2022", "2021")
 

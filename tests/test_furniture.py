@@ -1,4 +1,4 @@
-"""Page furniture, decided once per document (``structure.furniture.PageFurniture``) and read by
+"""Page furniture, decided once per document (``text.furniture.PageFurniture``) and read by
 outline and TOC placement, the model fallback and the summaries. PDFs are generated per test."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from docgen import BODY_TOP, LINE_GAP, Text, dest_y, toc_row, write_pdf
 import treebuild
 from treebuild.readers import read
 from treebuild.structure import analyze
-from treebuild.structure.furniture import PageFurniture
 from treebuild.structure.outline.marks import outline_marks
 from treebuild.summarize.extractive import clean_own_texts
+from treebuild.text.furniture import PageFurniture
 
 CHAPTER = "Chapter 1 Introduction"
 FOOTER_Y = 750.0

@@ -9,9 +9,9 @@ import pytest
 from structgen import Writer
 
 from treebuild.readers import read
-from treebuild.structure.furniture import furniture
-from treebuild.structure.numbering import parse_numbering, strip_numbering
 from treebuild.structure.typography.headings import body_text_like, scan_headings
+from treebuild.text.furniture import furniture
+from treebuild.text.numbering import parse_numbering, strip_numbering
 
 
 def _three_level_doc(path: Path) -> Path:
@@ -120,7 +120,7 @@ def test_parse_numbering_schemes() -> None:
 def test_numbering_opens_only_with_its_openers() -> None:
     """``parse_numbering`` answers a text whose first character is not in ``OPENERS`` without its
     regexes; every scheme (and each keyword in any case IGNORECASE matches) opens with one of them."""
-    from treebuild.structure.numbering import OPENERS, _parse
+    from treebuild.text.numbering import OPENERS, _parse
 
     rests = ["art 1 Title", "tem 1 Title", "hapter 1 Title", "ppendix A Title", "nnex A Title", "rticle 1 Title",
              "ection 1 Title", "ote 1 Title", "xhibit 1 Title", "chedule 1 Title", "1 Title", ". Title",

@@ -34,11 +34,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
 ]
 
 # (importing unit, imported unit): lane removing it
-KNOWN_UPWARD: dict[tuple[str, str], str] = {
-    ("settings", "summarize"): "arch-structure",  # PROMPT_VERSION: the structure prompt moves into structure/
-    ("structure", "summarize"): "arch-structure",  # model_fallback: prompts, extractive.normalize -> text/
-    ("summarize", "structure"): "arch-structure",  # furniture, heuristics, patterns -> the text layer text/
-}
+KNOWN_UPWARD: dict[tuple[str, str], str] = {}
 
 # The repository's own top-level folders that are not the library: the library never imports them.
 NOT_LIBRARY = ("flows", "bench", "tests", "deploy", "scripts", "examples")

@@ -17,7 +17,11 @@ from treebuild.readers import read
 from treebuild.readers.pdf import PdfReader
 from treebuild.structure.combine import levels_from_numbering
 from treebuild.structure.filing.items import form_label
-from treebuild.structure.numbering import (
+from treebuild.structure.toc import place as toc_place
+from treebuild.structure.toc.marks import toc_marks
+from treebuild.structure.typography.headings import scan_headings
+from treebuild.text.normalize import normalize_title
+from treebuild.text.numbering import (
     LABEL_KEYWORDS,
     LONE_LABEL_WORDS,
     NUMBERED_LINES,
@@ -27,10 +31,6 @@ from treebuild.structure.numbering import (
     spaced_label,
     strip_numbering,
 )
-from treebuild.structure.text import normalize_title
-from treebuild.structure.toc import place as toc_place
-from treebuild.structure.toc.marks import toc_marks
-from treebuild.structure.typography.headings import scan_headings
 
 CHAPTERS = ["Getting Started", "Installing the Tools", "Daily Operation", "Routine Maintenance",
             "Fault Finding", "Spare Parts"]

@@ -19,7 +19,7 @@ from treebuild.readers import read
 from treebuild.settings import ModelConfig
 from treebuild.structure.assemble import assemble
 from treebuild.structure.model_fallback import model_marks, model_structure
-from treebuild.summarize.prompts import Policy
+from treebuild.structure.prompt import StructurePolicy
 
 HEADER = "Widget Manual v2"
 BODY = ("The widget controller reads its settings at start and keeps them for the session.",
@@ -103,7 +103,7 @@ def heading_pos(doc: SourceDoc, page: int, title: str) -> Pos:
 def test_verified_titles_become_model_marks(doc: SourceDoc, server: OpenAIServer) -> None:
     server.responder = proposer(PROPOSALS)
     usage = Usage()
-    result = model_structure(doc, config(server), usage, policy=Policy(structure_window_tokens=200))
+    result = model_structure(doc, config(server), usage, policy=StructurePolicy(window_tokens=200))
     assert [(m.title, m.level, m.pos, m.origin) for m in result.marks] == [
         ("1 Introduction", 1, heading_pos(doc, 1, "1 Introduction"), "model"),
         ("2 Installation", 1, heading_pos(doc, 3, "2 Installation"), "model"),
@@ -145,7 +145,7 @@ def test_structure_requests_show_less_than_the_document(doc: SourceDoc, server: 
 def test_a_failed_window_keeps_the_others(doc: SourceDoc, server: OpenAIServer) -> None:
     server.responder = proposer(TRUE, broken_page=5)
     usage = Usage()
-    result = model_structure(doc, config(server), usage, policy=Policy(structure_window_tokens=200))
+    result = model_structure(doc, config(server), usage, policy=StructurePolicy(window_tokens=200))
     broken = next(r for r in server.chat_requests if 5 in shown_pages(r))
     lost = {t for p, t, _ in HEADINGS if p in shown_pages(broken)}
     assert {m.title for m in result.marks} == {t for _, t, _ in HEADINGS} - lost

@@ -15,10 +15,10 @@ from structgen import Writer
 from tocgen import Builder, Heading, TocRow
 
 from treebuild.readers.pdf import PdfReader
-from treebuild.structure.numbering import parse_numbering
 from treebuild.structure.toc.marks import toc_marks
 from treebuild.structure.toc.parse import TocEntry, assign_levels
 from treebuild.structure.typography.headings import scan_headings
+from treebuild.text.numbering import parse_numbering
 
 LABELS = [
     # (text, kind, depth, label, rank): every scheme the parser knows

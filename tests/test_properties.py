@@ -23,9 +23,10 @@ import treebuild
 from treebuild.model import Line, Pos, SourceDoc, Tree, Unit
 from treebuild.settings import BuildSettings
 from treebuild.store import Store
-from treebuild.structure import numbering, text
 from treebuild.structure.toc import parse as toc_parse
 from treebuild.structure.typography import headings
+from treebuild.text import normalize as text
+from treebuild.text import numbering
 
 # ---------------------------------------------------------------------------- generated documents
 

@@ -14,8 +14,8 @@ from treebuild.readers import read
 from treebuild.settings import BuildSettings
 from treebuild.structure import build_nodes
 from treebuild.structure.combine import nest
-from treebuild.structure.numbering import parse_numbering
 from treebuild.structure.typography.headings import Heading, StyleKey
+from treebuild.text.numbering import parse_numbering
 
 DETECT = BuildSettings(ignore_outline=True, subdivide=False)
 

@@ -38,8 +38,9 @@ from treebuild.summarize import (
 )
 from treebuild.summarize.bottomup import SummaryAnswer
 from treebuild.summarize.compact import compact_text
-from treebuild.summarize.extractive import clean_own_texts, normalize
+from treebuild.summarize.extractive import clean_own_texts
 from treebuild.summarize.prompts import ECONOMY_FLOOR_REQUESTS, POLICY, request_overhead, summary_chars
+from treebuild.text.normalize import one_line
 
 MODEL = "openai/test"
 WORDS = 45  # the loopback model's summaries are about as long as a real model's
@@ -230,7 +231,7 @@ def test_offline_summaries_are_extractive_deterministic_and_complete(report: tup
     competition = by_title(tree, "Competition")
     assert competition.summary_origin == "extractive"
     first_sentence = bodies["Competition"].split(". ")[0]
-    assert normalize(competition.summary).startswith(first_sentence)
+    assert one_line(competition.summary).startswith(first_sentence)
     terms = competition.summary.split("Key terms:")[1]
     assert sum(t in terms for t in ("rivals", "pricing", "differentiation")) >= 2
     assert "photonics" not in terms.casefold()  # another section's topic
@@ -294,7 +295,7 @@ def test_each_token_is_read_about_once(model_run: tuple[Tree, list[Request]],
     assert ratio <= 1.1
     assert len(requests) < len(list(tree.walk())) / 2  # sections share requests
     # no section's text is shown twice: every body is in at most one prompt
-    prompts = [normalize(r.prompt) for r in requests]
+    prompts = [one_line(r.prompt) for r in requests]
     for title, body in report[1].items():
         probe = " ".join(body.split()[:12])
         assert sum(probe in p for p in prompts) <= 1, title
@@ -307,15 +308,15 @@ def test_long_sections_are_read_from_their_head_and_parents_from_children(
     assert count_tokens(results.text()) > 3000
     (request,) = asking_in(model_run, results.node_id)
     words = report[1]["Results of Operations"].split()
-    assert " ".join(words[:12]) in normalize(request.prompt)
-    assert " ".join(words[-12:]) not in normalize(request.prompt)  # the tail is not read...
+    assert " ".join(words[:12]) in one_line(request.prompt)
+    assert " ".join(words[-12:]) not in one_line(request.prompt)  # the tail is not read...
     assert "backlog" in request.prompt.split("mentions:")[-1] or "bookings" in request.prompt.split("mentions:")[-1]
     mdna = by_title(tree, "Item 7. Management's Discussion and Analysis")
     (parent_request,) = asking_in(model_run, mdna.node_id)
     for child in mdna.children:  # ...the parent reads its children's summaries (their lead), not their text
         lead = " ".join((child.summary or "").split()[:20])
         assert f"- [{child.node_id}] {child.title}: {lead} …\n" in parent_request.user
-        assert " ".join(report[1][child.title].split()[:12]) not in normalize(parent_request.prompt)
+        assert " ".join(report[1][child.title].split()[:12]) not in one_line(parent_request.prompt)
 
 
 def asking_in(run: tuple[Tree, list[Request]], node_id: str) -> list[Request]:
@@ -390,7 +391,7 @@ def test_many_small_sections_are_read_about_once(standard_run: tuple[Tree, list[
           f"{len(requests)} requests for {len(nodes)} nodes")
     assert ratio <= ECONOMY_TARGET
     assert len(requests) <= 1 + tokens // 2000  # requests are full, not one per section
-    prompts = [normalize(r.prompt) for r in requests]
+    prompts = [one_line(r.prompt) for r in requests]
     for title, body in bodies.items():  # every section's text at most once
         if body:
             assert sum(" ".join(body.split()[:12]) in p for p in prompts) <= 1, title

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from treebuild.structure.numbering import parse_numbering
-from treebuild.structure.text import normalize_title, title_similarity
 from treebuild.structure.toc.detect import toc_keyword
 from treebuild.structure.toc.parse import TocEntry, assign_levels, parse_line
+from treebuild.text.normalize import normalize_title, title_similarity
+from treebuild.text.numbering import parse_numbering
 
 REAL_LINES = [
     # (line as extracted, title, page, label kind, label depth)

@@ -13,10 +13,17 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-__all__ = ["BuildSettings", "ModelConfig", "Limits", "OFFLINE_MODEL", "settings_hash", "resolve_settings"]
+__all__ = ["BuildSettings", "ModelConfig", "Limits", "OFFLINE_MODEL", "PROMPT_VERSION", "settings_hash",
+           "resolve_settings"]
 
 OFFLINE_MODEL = "extractive"
 """The offline default: deterministic extractive summaries, no language model involved."""
+
+PROMPT_VERSION = "2"
+"""The version of the prompts a build sends (summaries: ``treebuild.summarize.prompts``; structure:
+``treebuild.structure.prompt``). Bump it when changing either: it is the default of
+``BuildSettings.prompt_version`` and part of every ``summary_key``, so summaries made under the old
+prompt are not reused and the new tree is a new version."""
 
 
 class BuildSettings(BaseModel):
@@ -29,9 +36,9 @@ class BuildSettings(BaseModel):
     max_node_tokens: int = Field(default=20_000, ge=100)
     subdivide: bool = True
     model: str = OFFLINE_MODEL
-    # Defaults to the version of the prompts in ``treebuild.summarize.prompts`` so that changing
-    # a prompt there makes a new tree version; summary keys include it too.
-    prompt_version: str = Field(default_factory=lambda: _prompt_version())
+    # Defaults to the version of the build's prompts (``PROMPT_VERSION``) so that changing a prompt
+    # makes a new tree version; summary keys include it too.
+    prompt_version: str = PROMPT_VERSION
     structure_fallback: bool = False  # ask the model for sections when nothing else is found
     # pages without usable text: read by OCR in ``auto`` (only those), every page in ``force``, none in ``off``;
     # with this engine and language (``TREEBUILD_OCR``, ``TREEBUILD_OCR_ENGINE``, ``TREEBUILD_OCR_LANG``)
@@ -82,12 +89,6 @@ class ModelConfig(BaseSettings):
     def offline(self) -> bool:
         """True for the extractive default: no model, no network."""
         return self.model == OFFLINE_MODEL
-
-
-def _prompt_version() -> str:
-    from .summarize.prompts import PROMPT_VERSION
-
-    return PROMPT_VERSION
 
 
 def settings_hash(values: dict[str, Any]) -> str:

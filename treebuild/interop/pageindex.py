@@ -28,8 +28,8 @@ from ..readers import read
 from ..settings import OFFLINE_MODEL, ModelConfig, settings_hash
 from ..store import CommitResult, Store, doc_id_for, valid_doc_id
 from ..structure.assemble import assemble
-from ..structure.furniture import PageFurniture
 from ..structure.outline.marks import find_title_line
+from ..text.furniture import PageFurniture
 
 __all__ = ["IMPORTED_ORIGIN", "UNPLACED_CONFIDENCE", "load_pageindex", "from_pageindex", "import_pageindex"]
 

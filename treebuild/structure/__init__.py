@@ -7,16 +7,18 @@ package's top; each kind of evidence has its own subpackage:
   printed pages to physical ones, ``place`` each entry on its page, ``marks`` the pipeline);
 - ``outline/``: the PDF's bookmarks (``quality`` decides whether to trust them, ``marks``);
 - ``typography/``: headings read from the type (``headings``: the scan and its marks);
-- ``filing/``: SEC filings (Parts/Items, statements, schedules, the tail after the last Item);
-- ``layout``: one analysis per document (page furniture from ``furniture``, printed TOC and
-  TOC-like pages from ``toc.detect``, body size, typographic headings), computed on first use and
-  carried in the build context to subdivision and summaries; shared text patterns (folios, page
-  references, leaders, Roman numerals) live in ``patterns``, section numbering in ``numbering``
-  and thresholds in ``heuristics``;
+- ``filing/``: SEC filings (Parts/Items, statements, schedules, the tail after the last Item, a
+  statement page's title block as the typography scan's hook); the only place SEC wording lives
+  (``filing.patterns``);
+- ``layout``: one analysis per document (page furniture from ``treebuild.text.furniture``, printed
+  TOC and TOC-like pages from ``toc.detect``, body size, typographic headings), computed on first
+  use and carried in the build context to subdivision and summaries; thresholds live in
+  ``heuristics``; shared text patterns, section numbering and title keys in the text layer below
+  (``treebuild.text``);
 - ``sources``: plug-ins behind the ``Source`` protocol, each proposing marks with origin and
   confidence: the PDF outline, declared headings (``declared``: DOCX, Markdown), the printed TOC,
-  typographic headings and numbering, SEC filings, the model (opt-in, ``model_fallback``,
-  ``settings.structure_fallback``) and page windows (``windows``);
+  typographic headings and numbering, SEC filings, the model (opt-in, ``model_fallback`` asking
+  with the ``prompt``, ``settings.structure_fallback``) and page windows (``windows``);
 - ``policy``: the small combine policy that chooses and merges proposals (``combine``), and names
   the sources used in the tree's ``method``;
 - ``assemble``: the one tree builder (``subdivide`` reuses it inside a span, for finer headings
@@ -32,13 +34,15 @@ import dataclasses
 from .. import collector
 from ..model import Mark, Method, Node, Origin, SourceDoc, StructureSource, Usage
 from ..settings import BuildSettings, ModelConfig
+from ..text.normalize import normalize_title
 from .assemble import assemble
 from .heuristics import HEURISTICS as H
 from .layout import Layout, analyze
+from .outline.marks import find_title_line
 from .policy import StructureResult, combine
-from .text import normalize_title
 
-__all__ = ["StructureResult", "detect_marks", "build_nodes", "drop_echoes", "Layout", "analyze", "label_pages"]
+__all__ = ["StructureResult", "detect_marks", "build_nodes", "drop_echoes", "Layout", "analyze", "label_pages",
+           "assemble", "find_title_line"]
 
 
 def label_pages(doc: SourceDoc) -> None:

@@ -16,9 +16,9 @@ from collections import Counter
 from collections.abc import Callable
 
 from ..model import Mark, Pos
+from ..text.normalize import normalize_title, same_title
+from ..text.numbering import common_prefix, parse_numbering, strip_numbering
 from .heuristics import HEURISTICS as H
-from .numbering import common_prefix, parse_numbering, strip_numbering
-from .text import normalize_title, same_title
 from .typography.headings import MAX_LEVEL, Heading, to_marks
 
 __all__ = ["same_heading", "nest", "merge_skeletons", "enrich_outline", "levels_from_numbering"]

@@ -20,47 +20,14 @@ class Heuristics:
     """... as may an all-level-1 outline of a document longer than this."""
     sparse_toc: float = 0.6
     """A printed TOC with fewer entries per page than this leaves finer headings to be added."""
-    same_title: float = 0.8
-    """Two marks on one page whose titles (numbering aside) are this similar name one heading."""
     echo_chars: int = 200
     """Two marks with the same title this close (characters) on one page are one heading seen twice."""
     echo_text: int = 40
     """A heading with less own text than this before its node's end is the next section's, seen early."""
 
-    # page furniture (furniture.py)
-    furniture_band: float = 0.13
-    """Fraction of the page height at the top and at the bottom where furniture is looked for."""
-    furniture_min_repeats: int = 3
-    """A line must recur on at least this many pages to be furniture."""
-    furniture_exact_share: float = 0.04
-    """... and, verbatim, on this share of the pages (a running title);"""
-    furniture_masked_share: float = 0.25
-    """... or with digits masked on this share (``Page 12``): numbered headings like ``Item 7.`` that
-    happen to open a few pages at the same height must survive."""
-    running_section: int = 3
-    """A numbered line (``PART I | Item 1A``) repeated verbatim at the same height on this many pages is a
-    running section header, however short its section: a heading is printed once."""
-    furniture_slot_share: float = 0.25
-    """A height where proven furniture sits on this share of the pages is a furniture slot: any text
-    that recurs there twice (a running section title on facing pages) is furniture too."""
-
-    # page furniture from the page texts (furniture.PageFurniture; issue 8 design block)
-    furniture_edge_lines: int = 3
-    """Lines at each end of a page's text where a running header or footer (digits masked) is looked for."""
-    furniture_verbatim_lines: int = 2
-    """... and where one that repeats verbatim (a chapter's running title) is looked for."""
-    furniture_top_lines: int = 6
-    """Lines at the top of a page compared with nearby pages' tops (running headers on a few pages)."""
-    furniture_chars: int = 120
-    """Longer lines are never furniture (and are not compared)."""
+    # page furniture: its thresholds are named constants of treebuild/text/furniture.py (the text layer)
     margin_chars: int = 120
     """At most this much text in the margin band ahead of a heading is the page's header, not content."""
-    furniture_height_step: float = 3.0
-    """Points of height treated as one furniture slot (headers drift a little between pages)."""
-    upper_half: float = 0.5
-    """A numbered line above this share of the page height may be a chapter label, not a footer."""
-    page_height: float = 792.0
-    """Height assumed for a page that reports none (US Letter, in points)."""
 
     # typographic headings (typography/headings.py)
     max_rows: int = 3

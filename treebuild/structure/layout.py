@@ -11,7 +11,8 @@ structure stage's scan instead of a module-level cache.
 from __future__ import annotations
 
 from ..model import Mark, Pos, SourceDoc
-from .furniture import PageFurniture
+from ..text.furniture import PageFurniture
+from .filing.title_block import statement_title_block
 from .toc.marks import TocResult, toc_marks
 from .typography.headings import HeadingScan, scan_headings, to_marks
 
@@ -53,7 +54,7 @@ class Layout:
         """Typographic scan of the whole document: furniture, body size, TOC-like pages, headings.
         The printed TOC's pages are skipped (its entries are not sections)."""
         if self._scan is None:
-            self._scan = scan_headings(self.doc, skip_pages=self.toc_pages)
+            self._scan = scan_headings(self.doc, skip_pages=self.toc_pages, title_block=statement_title_block)
         return self._scan
 
     @property
@@ -81,7 +82,8 @@ class Layout:
             marks = self._inner
         else:
             last = end.unit if end.char > 0 else end.unit - 1
-            scan = scan_headings(self.doc, range(start.unit, max(start.unit, last) + 1))
+            scan = scan_headings(self.doc, range(start.unit, max(start.unit, last) + 1),
+                                 title_block=statement_title_block)
             marks = sorted(to_marks(scan.headings), key=lambda m: m.pos)
         return [m for m in marks if start < m.pos < end]
 

@@ -24,9 +24,9 @@ from ..llm.tokens import count_tokens
 from ..llm.transport import Transport
 from ..model import Mark, Origin, Pos, SourceDoc, Usage
 from ..settings import ModelConfig
-from ..summarize.extractive import normalize
-from ..summarize.prompts import POLICY, Policy, structure_messages
-from .furniture import PageFurniture
+from ..text.furniture import PageFurniture
+from ..text.normalize import one_line
+from .prompt import STRUCTURE_POLICY, StructurePolicy, structure_messages
 
 __all__ = ["model_marks", "model_structure", "ModelStructure", "ProposedSection", "ProposedSections",
            "MATCH_SCORE", "UNITS_PER_PAGE"]
@@ -75,7 +75,8 @@ def model_marks(doc: SourceDoc, config: ModelConfig, usage: Usage, *,
 
 
 def model_structure(doc: SourceDoc, config: ModelConfig, usage: Usage, *, transport: Transport | None = None,
-                    policy: Policy = POLICY, furniture: PageFurniture | None = None) -> ModelStructure:
+                    policy: StructurePolicy = STRUCTURE_POLICY,
+                    furniture: PageFurniture | None = None) -> ModelStructure:
     """Ask the model over page windows, then keep the titles found on their pages. Running headers
     and footers (``furniture``, the layout's; made here when not given) are neither shown nor kept."""
     if config.offline or not doc.units:
@@ -83,7 +84,7 @@ def model_structure(doc: SourceDoc, config: ModelConfig, usage: Usage, *, transp
     pages = _pages(doc)
     furniture = furniture if furniture is not None else PageFurniture(doc)
     shown_lines = [[line for line in lines if not furniture.is_running(line.text)] for lines in pages]
-    windows = _windows(shown_lines, policy.structure_window_tokens)
+    windows = _windows(shown_lines, policy.window_tokens)
     client = ModelClient(config, usage, transport=transport)
     title = (doc.title or "").strip() or Path(doc.path).name
 
@@ -108,7 +109,7 @@ def model_structure(doc: SourceDoc, config: ModelConfig, usage: Usage, *, transp
         if pos is None:
             result.dropped.append(f"{section.title} (page {section.page})")
             continue
-        found.setdefault(pos, Mark(title=normalize(section.title), level=max(1, min(section.level, 6)), pos=pos,
+        found.setdefault(pos, Mark(title=one_line(section.title), level=max(1, min(section.level, 6)), pos=pos,
                                    origin=Origin.model, confidence=CONFIDENCE))
     marks = sorted(found.values(), key=lambda m: m.pos)
     if marks:
@@ -162,7 +163,7 @@ def _windows(pages: list[list[_Line]], budget: int) -> list[list[int]]:
 
 
 def _key(text: str) -> str:
-    return normalize(text).casefold()
+    return one_line(text).casefold()
 
 
 def _score(title: str, line: str) -> float:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from ..llm.transport import Transport
 from ..model import Tree
 from ..settings import ModelConfig
-from ..structure.furniture import PageFurniture
+from ..text.furniture import PageFurniture
 from .bottomup import Summarizer, SummaryCache, document_title
 from .keys import summary_key
 from .prompts import ECONOMY_TARGET, PROMPT_VERSION, economy_floor, economy_ratio

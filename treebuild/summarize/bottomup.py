@@ -40,10 +40,11 @@ from ..llm.tokens import count_tokens, truncate_tokens
 from ..llm.transport import Transport
 from ..model import Node, Tree
 from ..settings import OFFLINE_MODEL, ModelConfig
-from ..structure.furniture import PageFurniture
+from ..text.furniture import PageFurniture
+from ..text.normalize import one_line
 from . import prompts
 from .compact import compact_text
-from .extractive import Extractive, clean_own_texts, normalize, strip_heading
+from .extractive import Extractive, clean_own_texts, strip_heading
 from .keys import summary_key, text_hash
 
 __all__ = ["SummaryCache", "Summarizer", "SummaryAnswer", "document_title"]
@@ -158,7 +159,7 @@ class Summarizer:
         plan = self.plans[node.node_id]
         if plan.route == TEXT:
             texts = (compact_text(self.extractive.own_texts[n.node_id]) for n in node.walk())
-            node.summary = normalize(" ".join(texts))
+            node.summary = one_line(" ".join(texts))
             node.summary_origin = TEXT
             node.summary_key = summary_key(plan.sha, "", self.prompt_version, TEXT, title=node.title)
         else:
@@ -375,7 +376,7 @@ class Summarizer:
 
 
 def _clean(summary: str, max_words: int) -> str:
-    words = normalize(summary).split()
+    words = one_line(summary).split()
     if len(words) > max_words:
         return " ".join(words[:max_words]) + " …"
     return " ".join(words)
@@ -383,7 +384,7 @@ def _clean(summary: str, max_words: int) -> str:
 
 def _drop_title(summary: str, title: str) -> str:
     """``summary`` without a leading copy of ``title`` (a short section's summary is its text, heading included)."""
-    flat, head = normalize(summary), normalize(title)
+    flat, head = one_line(summary), one_line(title)
     if head and flat.casefold().startswith(head.casefold()):
         return flat[len(head):].lstrip(" .:-–—")
     return flat

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 
-from ..structure.patterns import LEADER_CHARS, LEADER_RUN, ROMAN_LETTERS
+from ..text.patterns import LEADER_CHARS, LEADER_RUN, ROMAN_LETTERS
 
 __all__ = ["compact_text", "CONTENTS_KEEP", "WRAP_SHARE"]
 

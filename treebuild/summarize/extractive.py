@@ -18,18 +18,16 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..model import Node, Tree
-from ..structure.furniture import PageFurniture, mask_line
-from ..structure.heuristics import HEURISTICS as H
-from ..structure.patterns import is_page_number
+from ..text.furniture import FURNITURE_CHARS, PageFurniture, mask_line
+from ..text.normalize import one_line
+from ..text.patterns import is_page_number
 
-__all__ = ["Extractive", "clean_own_texts", "lead_sentences", "normalize", "strip_heading",
+__all__ = ["Extractive", "clean_own_texts", "lead_sentences", "strip_heading",
            "tokenize", "STOPWORDS"]
 
 _WORD = re.compile(r"[^\W\d_](?:[\w'’-]*[^\W_])?")
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+(?=[\"'“(\[]?[A-Z0-9À-Ý])")
 _LEAD_NOISE = re.compile(r"^table of contents$|^contents$|^[\W\d_]*$", re.IGNORECASE)
-_SPACE = re.compile(r"\s+")
-_HYPHEN_BREAK = re.compile(r"(\w)-\n(\w)")
 
 STOPWORDS = frozenset("""
 a about above after again against all also am an and any are as at be because been before being below between
@@ -99,9 +97,9 @@ def clean_own_texts(tree: Tree, furniture: PageFurniture | None = None) -> dict[
     if figures:
         for unit in doc.units:
             lines = [(start, line) for start, line in _lines(unit.text, 0, len(unit.text))
-                     if line.strip() and (len(line) > H.furniture_chars or mask_line(line) not in anywhere)]
+                     if line.strip() and (len(line) > FURNITURE_CHARS or mask_line(line) not in anywhere)]
             at_edges.update((unit.index, start) for start, line in lines[:1] + lines[-1:]
-                            if len(line) <= H.furniture_chars and mask_line(line) in figures)
+                            if len(line) <= FURNITURE_CHARS and mask_line(line) in figures)
     out: dict[str, str] = {}
     for node in tree.walk():
         if not keys:
@@ -115,7 +113,7 @@ def clean_own_texts(tree: Tree, furniture: PageFurniture | None = None) -> dict[
             a = begin.char if u == begin.unit else 0
             b = end.char if u == end.unit else len(doc.units[u].text)
             units.append("\n".join(line for start, line in _lines(doc.units[u].text, a, b)
-                                    if len(line) > H.furniture_chars
+                                    if len(line) > FURNITURE_CHARS
                                     or (mask_line(line) not in anywhere and (u, start) not in at_edges)))
         out[node.node_id] = "\n".join(units)
     return out
@@ -129,11 +127,6 @@ def _lines(text: str, a: int, b: int) -> list[tuple[int, str]]:
         out.append((start, line))
         start += len(line) + 1
     return out
-
-
-def normalize(text: str) -> str:
-    """Text on one line: soft hyphens joined, white space collapsed."""
-    return _SPACE.sub(" ", _HYPHEN_BREAK.sub(r"\1\2", text)).strip()
 
 
 def tokenize(text: str) -> list[str]:
@@ -151,7 +144,7 @@ def _key(word: str) -> str:
 
 
 def _same_heading(line: str, title: str) -> bool:
-    a, b = _key(normalize(line)), _key(normalize(title))
+    a, b = _key(one_line(line)), _key(one_line(title))
     if not a or not b:
         return False
     return a == b or (len(a) <= len(b) + 12 and b in a) or (len(b) <= len(a) + 12 and a in b)
@@ -180,7 +173,7 @@ def lead_sentences(text: str, max_words: int = LEAD_WORDS, fill: bool = False) -
     """Whole sentences from the start of ``text`` up to ``max_words`` (at least one, cut if longer);
     with ``fill``, a sentence too long for the words left is cut rather than dropped when fewer
     than half of ``max_words`` are used (``ITEM 2.`` alone says nothing)."""
-    flat = normalize(text[: max_words * 40])  # enough characters for max_words words
+    flat = one_line(text[: max_words * 40])  # enough characters for max_words words
     if not flat:
         return ""
     out: list[str] = []
@@ -294,7 +287,7 @@ class Extractive:
         title = _WINDOW_SUFFIX.sub("", node.title)
         text = strip_heading(self.own_texts[node.node_id], title)
         words = LEAD_WORDS if node.is_leaf else LEAD_WORDS // 2
-        head = normalize(text[: words * 40]).split()[:words]
+        head = one_line(text[: words * 40]).split()[:words]
         figures = sum(1 for w in head if not any(ch.isalpha() for ch in w))
         if head and figures > TABLE_LEAD_SHARE * len(head):
             words = TABLE_LEAD_WORDS
@@ -382,5 +375,5 @@ def label_lines(text: str) -> list[str]:
 
 
 def _short(title: str, words: int = 8) -> str:
-    w = normalize(title).split()
+    w = one_line(title).split()
     return " ".join(w[:words]) + (" …" if len(w) > words else "")

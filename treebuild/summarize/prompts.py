@@ -1,8 +1,9 @@
 """Every prompt treebuild sends, the numbers that decide what a prompt shows, and their version.
 
-Change a prompt or a number here and bump :data:`PROMPT_VERSION`: it is part of every
-``summary_key`` and the default of ``BuildSettings.prompt_version``, so summaries made under
-the old prompt are not reused and the new tree is a new version.
+Change a prompt or a number here and bump :data:`treebuild.settings.PROMPT_VERSION` (re-exported
+here): it is part of every ``summary_key`` and the default of ``BuildSettings.prompt_version``, so
+summaries made under the old prompt are not reused and the new tree is a new version. The structure
+prompt (the model as a last-resort structure source) is ``treebuild.structure.prompt``.
 
 A summary request shows one or more blocks and asks for ``{"id": "summary"}`` JSON for the ids
 on its last line (``Ids: 0003, 0004``). Blocks come in three shapes:
@@ -24,13 +25,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..llm.tokens import count_tokens
+from ..settings import PROMPT_VERSION
 
 __all__ = [
     "PROMPT_VERSION",
     "Policy",
     "POLICY",
     "SUMMARY_SYSTEM",
-    "STRUCTURE_SYSTEM",
     "DOCUMENT_ID",
     "whole_block",
     "head_block",
@@ -44,10 +45,8 @@ __all__ = [
     "economy_ratio",
     "ECONOMY_TARGET",
     "ECONOMY_FLOOR_REQUESTS",
-    "structure_messages",
 ]
 
-PROMPT_VERSION = "2"
 
 DOCUMENT_ID = "document"
 """The id under which a request asks for the document's one-line description."""
@@ -70,7 +69,6 @@ class Policy:
     listing_titles: int = 40  # a parent with more children lists this many, evenly spaced
     description_words: int = 30
     terms: int = 8  # distinctive terms named for the unseen rest of a long section
-    structure_window_tokens: int = 3000  # page text shown per structure request
 
 
 POLICY = Policy()
@@ -184,23 +182,3 @@ def economy_floor(doc_title: str, policy: Policy = POLICY) -> int:
 def economy_ratio(prompt_tokens: int, document_tokens: int, doc_title: str, policy: Policy = POLICY) -> float:
     """Summary prompt tokens per document token, the document counted as at least :func:`economy_floor`."""
     return prompt_tokens / max(document_tokens, economy_floor(doc_title, policy))
-
-
-STRUCTURE_SYSTEM = (
-    "You find the section headings of a document that has no table of contents. "
-    "Answer with one JSON object and nothing else."
-)
-
-
-def structure_messages(doc_title: str, pages: list[tuple[int, str]]) -> list[dict[str, str]]:
-    """Ask for the section headings that start on ``pages`` (``(page number, text)``)."""
-    shown = "\n\n".join(f"=== page {page} ===\n{text.strip()}" for page, text in pages)
-    user = (
-        f"Document: {doc_title}\n\n{shown}\n\n"
-        "List the headings of the document's sections and subsections that appear on these pages, in order. "
-        "Copy each title exactly as printed; give the page it is on and its level (1 = top). "
-        "Ignore running headers, footers, figure and table captions. "
-        'Answer as JSON: {"sections": [{"title": "...", "page": 1, "level": 1}, ...]} '
-        '(an empty list when none start here).'
-    )
-    return [{"role": "system", "content": STRUCTURE_SYSTEM}, {"role": "user", "content": user}]

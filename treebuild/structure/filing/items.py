@@ -13,8 +13,8 @@ import re
 from dataclasses import dataclass, replace
 
 from ...model import Line, Mark, SourceDoc
-from ..numbering import Numbering, parse_numbering
-from ..patterns import roman_value
+from ...text.numbering import Numbering, parse_numbering
+from ...text.patterns import roman_value
 
 __all__ = ["form_label", "SecHeading", "sec_headings", "is_filing", "cover_page", "item_order", "PART_LEVEL",
            "ITEM_LEVEL", "END_TITLES", "COVER_PARTS", "auditor_report_line", "split_part_items"]

@@ -24,10 +24,11 @@ import re
 from dataclasses import dataclass
 
 from ...model import Line, Mark, Origin, Pos, SourceDoc
+from ...text.normalize import squash_spaces
+from ...text.patterns import is_page_number
 from ..heuristics import HEURISTICS as H
-from ..patterns import AUDITOR_REPORT, COMPANY_LINE, PERIOD_LINE, is_page_number
-from ..text import squash_spaces
 from .items import form_label
+from .patterns import AUDITOR_REPORT, COMPANY_LINE, PERIOD_LINE
 from .statements import TOP_CHARS, is_note, statement_title
 
 __all__ = ["SCHEDULES_TITLE", "schedule_marks", "find_schedules"]

@@ -16,14 +16,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ...model import Line, Mark, Origin, Pos, SourceDoc
-from ..numbering import parse_numbering
-from ..patterns import COMPANY, STATEMENT_TITLE
-from ..text import normalize_title, squash_spaces
+from ...text.normalize import normalize_title, squash_spaces
+from ...text.numbering import parse_numbering
 from ..toc.detect import TocPages, entry_like, page_rows, right_edge, row_entry
 from ..toc.pagemap import PageMap
 from ..toc.parse import TocEntry, parse_rows
 from ..toc.place import PageTexts, place_entries
 from ..typography.headings import HeadingScan
+from .patterns import COMPANY, STATEMENT_TITLE
 
 __all__ = ["StatementsIndex", "find_statements_index", "statement_marks", "statements_start", "nest_notes",
            "item_children", "is_note", "NOTES_TO", "statement_title", "printed_once", "STATEMENTS_TITLE"]

@@ -35,8 +35,8 @@ from collections import Counter, defaultdict
 from collections.abc import Callable
 
 from ...model import Mark, Pos
+from ...text.normalize import normalize_title, squash_spaces
 from ..heuristics import HEURISTICS as H
-from ..text import normalize_title, squash_spaces
 from ..typography.headings import Heading, StyleKey
 from .statements import NOTES_TO, is_note
 

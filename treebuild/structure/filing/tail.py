@@ -28,8 +28,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ...model import Line, Mark, Origin, Pos, SourceDoc
+from ...text.normalize import squash_spaces
 from ..combine import same_heading
-from ..text import squash_spaces
 from ..toc.detect import listing_page
 from ..typography.headings import HeadingScan, body_text_like, scan_headings
 from .items import SecHeading
@@ -44,6 +44,7 @@ from .statements import (
     statement_marks,
     statements_start,
 )
+from .title_block import statement_title_block
 
 __all__ = ["Exhibit", "find_exhibits", "find_signatures", "restructure_filing", "EXHIBITS_TITLE",
            "SIGNATURES_TITLE"]
@@ -189,7 +190,7 @@ def _exhibit_inner(doc: SourceDoc, ex: Exhibit, end: Pos) -> list[Mark]:
     if last - ex.pos.unit + 1 < _MIN_INNER_PAGES:
         return []
     pages = range(ex.pos.unit, min(last, len(doc.units) - 1) + 1)
-    scan = scan_headings(doc, pages)
+    scan = scan_headings(doc, pages, title_block=statement_title_block)
     listing = {u for u in pages if u in scan.toc_pages or listing_page(doc, u)}
     found = [h for h in scan.major() if h.unit not in listing and ex.pos < Pos(h.unit, h.char) < end
              and not (h.unit == ex.pos.unit and h.char < ex.title_end)

@@ -9,9 +9,9 @@ section that starts at the top of a page owns the whole page.
 from __future__ import annotations
 
 from ...model import Mark, Origin, OutlineEntry, Pos, SourceDoc, Unit
-from ..furniture import PageFurniture
-from ..numbering import is_label, strip_numbering
-from ..text import normalize_title
+from ...text.furniture import PageFurniture
+from ...text.normalize import normalize_title
+from ...text.numbering import is_label, strip_numbering
 
 __all__ = ["outline_marks", "pos_from_y", "find_title_line"]
 

@@ -15,8 +15,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from ...model import OutlineEntry
+from ...text.numbering import common_prefix, parse_numbering, strip_dates
 from ..heuristics import HEURISTICS as H
-from ..numbering import common_prefix, parse_numbering, strip_dates
 
 __all__ = [
     "OutlineVerdict",

@@ -17,9 +17,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from ...model import Line, SourceDoc
-from ..heuristics import HEURISTICS as H
-from ..numbering import NUMBERED_LINES, NUMBERED_START
-from ..patterns import (
+from ...text.furniture import FURNITURE_BAND, PAGE_HEIGHT, UPPER_HALF
+from ...text.normalize import normalize_title
+from ...text.numbering import NUMBERED_LINES, NUMBERED_START
+from ...text.patterns import (
     ARABIC,
     CONTENTS_WORD,
     LEADER,
@@ -30,7 +31,7 @@ from ..patterns import (
     is_page_number,
     roman_value,
 )
-from ..text import normalize_title
+from ..heuristics import HEURISTICS as H
 
 __all__ = [
     "Cell",
@@ -453,7 +454,7 @@ class _PageScore:
 
 
 def _score(doc: SourceDoc, unit: int) -> _PageScore:
-    return _score_rows(unit, page_rows(doc, unit), doc.units[unit].height or H.page_height)
+    return _score_rows(unit, page_rows(doc, unit), doc.units[unit].height or PAGE_HEIGHT)
 
 
 def _above_list(s: _PageScore) -> _PageScore | None:
@@ -480,7 +481,7 @@ def _score_rows(unit: int, rows: list[Row], height: float) -> _PageScore:
         kind = toc_keyword(r.text) or (toc_keyword(r.cells[0].text) if len(r.cells) > 1 else None)
         if kind == "toc" and i < first_entry:
             keyword_row = i  # the last contents title above the first entry
-        elif kind == "list" and list_row is None and r.y0 < height * H.upper_half:
+        elif kind == "list" and list_row is None and r.y0 < height * UPPER_HALF:
             list_row = i
     values = [int(e.page) for _, e in entries if e.page and e.page.isdigit()]
     ups = sum(1 for a, b in zip(values, values[1:], strict=False) if b >= a)
@@ -504,7 +505,7 @@ def _running_head(unit: int, rows: list[Row], entries: list[tuple[Row, RowEntry]
     number is no later than the page it is printed on (its folio), above entries that all point further on,
     on a page with no contents title of its own (under one, ``Contents 2`` or ``1 Introduction 1`` is an entry).
     Read as an entry, its folio made the page numbers fall back and the TOC seem to end."""
-    if len(entries) < 2 or entries[0][0].y1 > height * H.furniture_band:
+    if len(entries) < 2 or entries[0][0].y1 > height * FURNITURE_BAND:
         return False
     if any(toc_keyword(r.text) == "toc" for r in rows if r is not entries[0][0]):
         return False

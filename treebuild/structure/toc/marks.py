@@ -14,9 +14,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ...model import Mark, Origin, Pos, SourceDoc
-from ..furniture import PageFurniture
+from ...text.furniture import FURNITURE_EDGE_LINES, PageFurniture
+from ...text.normalize import normalize_title
 from ..heuristics import HEURISTICS as H
-from ..text import normalize_title
 from .detect import find_toc_pages, pageless_listings
 from .pagemap import PageMap, parse_page_ref
 from .parse import TocEntry, parse_rows
@@ -137,5 +137,5 @@ def _page_start(doc: SourceDoc, pos: Pos, furniture: PageFurniture) -> bool:
     if furniture.lead_only(unit, pos.char):
         return True
     rest = [ln for ln in unit.text[pos.char:].splitlines() if ln.strip()]
-    return len(rest) <= H.furniture_edge_lines and all(furniture.is_running(ln) for ln in rest)
+    return len(rest) <= FURNITURE_EDGE_LINES and all(furniture.is_running(ln) for ln in rest)
 

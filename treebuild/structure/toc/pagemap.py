@@ -14,8 +14,9 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 
 from ...model import SourceDoc
+from ...text.furniture import FURNITURE_EDGE_LINES, FURNITURE_MIN_REPEATS
+from ...text.patterns import FOLIO, roman_value
 from ..heuristics import HEURISTICS as H
-from ..patterns import FOLIO, roman_value
 
 __all__ = ["PageMap", "parse_page_ref", "roman_value", "folio_labels"]
 
@@ -138,7 +139,7 @@ def _folio_candidates(text: str) -> list[tuple[str, int]]:
     lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
     if not lines:
         return []
-    k = H.furniture_edge_lines
+    k = FURNITURE_EDGE_LINES
     edge = lines[:k] + lines[-k:] if len(lines) > 2 * k else lines
     out: list[tuple[str, int]] = []
     for ln in edge:
@@ -183,7 +184,7 @@ _RUNNING = re.compile(r"^(?:(?P<lead>\d{1,4})\s+(?P<after>\D.{2,80})|(?P<before>
 
 def _running_candidates(texts: list[str]) -> list[list[tuple[str, int]]]:
     """Numbers at either end of edge lines whose words recur at the edges of several pages."""
-    k = H.furniture_edge_lines
+    k = FURNITURE_EDGE_LINES
     found: list[list[tuple[str, str]]] = []
     counts: Counter[str] = Counter()
     for text in texts:
@@ -197,7 +198,7 @@ def _running_candidates(texts: list[str]) -> list[list[tuple[str, int]]]:
                 here.append((words, m.group("lead") or m.group("tail")))
         found.append(here)
         counts.update({w for w, _ in here})
-    return [[("", int(n)) for w, n in here if counts[w] >= H.furniture_min_repeats] for here in found]
+    return [[("", int(n)) for w, n in here if counts[w] >= FURNITURE_MIN_REPEATS] for here in found]
 
 
 def _consistent_folios(texts: list[str], running: bool = False) -> dict[int, tuple[str, int]]:

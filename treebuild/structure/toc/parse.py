@@ -16,9 +16,10 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
+from ...text.furniture import PAGE_HEIGHT
+from ...text.normalize import normalize_title
+from ...text.numbering import Numbering, parse_numbering
 from ..heuristics import HEURISTICS as H
-from ..numbering import Numbering, parse_numbering
-from ..text import normalize_title
 from .detect import PAGELESS_WRAP, Cell, Row, TocPages, entry_like, margin_row, right_edge, row_entry, toc_keyword
 
 __all__ = ["TocEntry", "parse_rows", "assign_levels", "parse_line"]
@@ -96,7 +97,7 @@ def _raw_rows(pages: TocPages, unit: int, repeated: set[str]) -> list[_Raw]:
     """The rows of TOC page ``unit`` read as entries (a list of figures under the contents ends them)."""
     rows = pages.rows[unit]
     edge = right_edge(rows)
-    height = pages.heights.get(unit, H.page_height)
+    height = pages.heights.get(unit, PAGE_HEIGHT)
     start = pages.start_row(unit)
     part = _part_above(rows[:start - 1], unit) if start > 0 else None  # rows above the contents title
     raws: list[_Raw] = [part] if part is not None else []

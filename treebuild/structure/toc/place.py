@@ -19,10 +19,10 @@ from dataclasses import dataclass
 from rapidfuzz import fuzz
 
 from ...model import Line, Pos, SourceDoc
+from ...text.normalize import normalize_title
+from ...text.numbering import FOREIGN_LABEL_WORDS, LABEL_KEYWORDS, LONE_LABEL_WORDS, NUMBER_WORDS, keyword_alternation
+from ...text.patterns import roman_value
 from ..heuristics import HEURISTICS as H
-from ..numbering import FOREIGN_LABEL_WORDS, LABEL_KEYWORDS, LONE_LABEL_WORDS, NUMBER_WORDS, keyword_alternation
-from ..patterns import roman_value
-from ..text import normalize_title
 from .detect import toc_keyword
 from .pagemap import PageMap
 from .parse import TocEntry

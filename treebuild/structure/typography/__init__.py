@@ -1,7 +1,8 @@
 """Headings read from the type: size, weight, style, position and numbering of the lines.
 
 - ``headings``: the scan (``scan_headings``) and its marks; the package's public face;
-- ``model``: the records (a row of joined lines, the body's type, a heading, the scan's result);
+- ``model``: the records (a row of joined lines, the body's type, a heading, the scan's result) and
+  the ``TitleBlock`` hook a caller passes to read a page's title block (the filing package's);
 - ``rows``: lines joined into rows, the body's type measured, the font tests;
 - ``candidates``: the headings of one page (runs of rows that stand out and start their block);
 - ``filters``: what stands out without being a heading (running text, captions, tables, code,

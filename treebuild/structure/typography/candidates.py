@@ -1,18 +1,19 @@
 """Headings of one page: runs of rows in one type that stand out from the body and start their
 block, with a label printed on its own line above the title (``Chapter One``), run-in heads
-opening their paragraph, and a statement page's title block under the registrant's name."""
+opening their paragraph, and a page's title block read by the caller's ``TitleBlock`` hook (the
+filing package's: a statement page's title under the company's name)."""
 
 from __future__ import annotations
 
 import re
 
 from ...model import Line
+from ...text.numbering import NUM_TOKEN, NUMBER_ONLY, Numbering, is_label, parse_numbering, spaced_label, strip_dates
+from ...text.patterns import CONTENTS_WORD
 from ..heuristics import HEURISTICS as H
-from ..numbering import NUM_TOKEN, NUMBER_ONLY, Numbering, is_label, parse_numbering, spaced_label, strip_dates
-from ..patterns import COMPANY_LINE, CONTENTS_WORD, PERIOD_LINE
 from ..toc.detect import listing_title
-from .filters import CONTINUED, clean_title, heading_text, in_table, runs_on, text_beside
-from .model import Body, Heading, Row, StyleKey
+from .filters import clean_title, heading_text, in_table, runs_on, text_beside
+from .model import Body, Heading, Row, StyleKey, TitleBlock
 from .rows import all_caps, font_family, same_style
 
 _NUMBER_WORD = re.compile(rf"^{NUM_TOKEN}\.?$", re.IGNORECASE)
@@ -93,38 +94,6 @@ _LEAD_DASHES = "\u2014\u2013-"
 """What separates a run-in head from its paragraph's text (an em dash, an en dash, a hyphen)."""
 
 
-def _under_company(run: list[Row], top: float, lines: list[Line]) -> bool:
-    """The page's first rows are a title block under the registrant's name, in bold (``PepsiCo, Inc.
-    and Subsidiaries`` over ``Consolidated Statement of Income``; the name may repeat atop every
-    page, as furniture): a statement or table page's title, whatever its size (a release sets them
-    in a smaller type than its text). The name is not part of the title."""
-    if run[0].y0 > top + 1.0 or not (run[0].bold or all_caps(run[0].text)):
-        return False
-    if len(run) >= 2 and COMPANY_LINE.search(run[0].text.strip()):
-        return True
-    for above in reversed(lines[:run[0].first]):  # the block's bold lines above, furniture on every such page
-        if not (above.bold or all_caps(above.text)):
-            return False
-        if COMPANY_LINE.search(above.text.strip()):
-            return True
-    return False
-
-
-def _block_title(run: list[Row], named: bool) -> list[Row]:
-    """The rows that name a page's title block (``_under_company``): not the registrant's name
-    (``named``), not a continued title's row and those above it (``Reconciliation of GAAP and
-    Non-GAAP Information (continued)`` over ``Year over Year Growth Rates``: the page's own title is
-    the row under it), and nothing from the period or legend down (``Quarter and Year Ended
-    December 31, 2022``, ``(unaudited)``). Empty on a page that only continues a statement."""
-    out: list[Row] = []
-    for row in run[1 if named else 0:]:
-        text = row.text.strip()
-        if PERIOD_LINE.match(text):
-            break
-        out = [] if CONTINUED.search(text) else [*out, row]
-    return out
-
-
 def _run_in(row: Row) -> Numbering | None:
     """A run-in sub-section (the AMS style): ``4.1. Priority Trees. Note the ...`` opens a paragraph
     in the body type, a dotted section number, a short capitalised title and a full stop, the text
@@ -173,7 +142,7 @@ def _beside_next(row: Row, nxt: Row | None) -> bool:
 
 
 def page_headings(u: int, rows: list[Row], lines: list[Line], skip: set[int], body: Body,
-                  toc_page: bool) -> list[Heading]:
+                  toc_page: bool, title_block: TitleBlock | None = None) -> list[Heading]:
     out: list[Heading] = []
     i = 0
     n = len(rows)
@@ -194,9 +163,9 @@ def page_headings(u: int, rows: list[Row], lines: list[Line], skip: set[int], bo
                 and not (toc_page and (listing_title(rows[k].text) or listing_title(row.text))):
             k += 1
         run = rows[i:k]
-        titled = _under_company(run, top, lines)
-        named = titled and len(run) > 1 and bool(COMPANY_LINE.search(row.text.strip()))
-        title_rows = _block_title(run, named) if titled else run
+        block = title_block(run, top, lines) if title_block is not None else None
+        titled = block is not None
+        title_rows = block if block is not None else run
         text = strip_dates(" ".join(r.text for r in title_rows))
         prev = rows[i - 1] if i else None
         starts_block = prev is None or prev.block != row.block or row.y0 - prev.y1 > 0.45 * row.size \

@@ -8,9 +8,9 @@ import re
 from collections import Counter, defaultdict
 
 from ...model import Line
+from ...text.numbering import LIST_LABEL, NUMBER_ONLY, parse_numbering, strip_numbering
+from ...text.patterns import LEADER_TAIL, is_page_number
 from ..heuristics import HEURISTICS as H
-from ..numbering import LIST_LABEL, NUMBER_ONLY, parse_numbering, strip_numbering
-from ..patterns import LEADER_TAIL, is_page_number
 from .model import Body, Heading, Row
 
 _NUMERIC_CELL = re.compile(r"^[\s$€£¥%()\-\u2013\u2014.,0-9]+$")

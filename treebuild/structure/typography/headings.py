@@ -20,20 +20,22 @@ from __future__ import annotations
 from collections import defaultdict
 
 from ...model import Mark, Origin, Pos, SourceDoc
-from ..furniture import furniture
+from ...text.furniture import furniture
 from ..toc.detect import toc_like_pages
 from .candidates import page_headings
 from .filters import body_text_like, clean_title, code_like, drop_repeated, drop_running_titles, keep_run_in_series
 from .levels import assign_levels, mark_minor, mark_title, mark_version_runs, median_chars, page_titles_on_top
-from .model import MAX_LEVEL, Heading, HeadingScan, StyleKey
+from .model import MAX_LEVEL, Heading, HeadingScan, StyleKey, TitleBlock
 from .rows import join_rows, measure_body
 
 __all__ = ["Heading", "HeadingScan", "StyleKey", "scan_headings", "heading_marks", "to_marks", "toc_like_pages",
-           "body_text_like", "code_like", "clean_title", "MAX_LEVEL"]
+           "body_text_like", "code_like", "clean_title", "MAX_LEVEL", "TitleBlock"]
 
 
-def scan_headings(doc: SourceDoc, pages: range | None = None, *, skip_pages: set[int] | None = None) -> HeadingScan:
-    """Find the headings of ``pages`` (default: all) and give each a level."""
+def scan_headings(doc: SourceDoc, pages: range | None = None, *, skip_pages: set[int] | None = None,
+                  title_block: TitleBlock | None = None) -> HeadingScan:
+    """Find the headings of ``pages`` (default: all) and give each a level; ``title_block`` reads a
+    page's title block (``structure.filing.title_block.statement_title_block``), none when not given."""
     pages = pages if pages is not None else range(len(doc.units))
     furn, suspects = furniture(doc, pages)
     body = measure_body(doc, pages, furn)
@@ -49,7 +51,7 @@ def scan_headings(doc: SourceDoc, pages: range | None = None, *, skip_pages: set
         skip = by_page.get(u, set())
         rows = join_rows(lines, skip)
         first = min((ln.char for j, ln in enumerate(lines) if j not in skip), default=0)
-        for h in page_headings(u, rows, lines, skip, body, u in tocs):
+        for h in page_headings(u, rows, lines, skip, body, u in tocs, title_block):
             h.suspect = any((u, j) in suspects for j in h.lines)
             if h.char <= first or h.page_title:
                 h.char = 0  # only a running header above it (or a page's title block): the section owns the page

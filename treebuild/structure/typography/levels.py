@@ -8,9 +8,9 @@ import re
 from collections import Counter, defaultdict
 
 from ...model import SourceDoc
+from ...text.normalize import same_title
+from ...text.numbering import common_prefix
 from ..heuristics import HEURISTICS as H
-from ..numbering import common_prefix
-from ..text import same_title
 from .model import MAX_LEVEL, Body, Heading, StyleKey
 
 

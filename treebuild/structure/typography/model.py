@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Protocol
 
-from ..numbering import Numbering
+from ...model import Line
+from ...text.numbering import Numbering
 
 MAX_LEVEL = 6
 StyleKey = tuple[float, bool, bool, bool, str]
@@ -49,7 +51,7 @@ class Heading:
     suspect: bool = False  # sits where running titles sit
     lines: tuple[int, ...] = ()
     run_in: bool = False  # "4.1. Priority Trees." opening its paragraph
-    page_title: bool = False  # a statement or table page's title under the registrant's name
+    page_title: bool = False  # a page's title read by the ``TitleBlock`` hook (a statement page's, under its company)
 
 
 @dataclass
@@ -73,3 +75,12 @@ class Body:
     left: float
     right: float
     family: str
+
+
+class TitleBlock(Protocol):
+    """A hook that reads a run of rows at a page's top as that page's title block (the filing package's
+    ``statement_title_block``: a statement page's title under the company's name): the rows that name
+    the title (none on a page that only continues one), or ``None`` when the run is no such block. A
+    title block is a heading whatever its size."""
+
+    def __call__(self, run: list[Row], top: float, lines: list[Line], /) -> list[Row] | None: ...

@@ -1,5 +1,6 @@
-"""The shared text patterns of structure detection: Roman numerals, page numbers and page
-references, dot leaders. One definition each; every detector imports them from here.
+"""The shared text patterns of structure detection and summaries: Roman numerals, page numbers and
+page references, dot leaders. One definition each; every reader of them imports them from here (the
+wording of SEC filings is ``treebuild.structure.filing.patterns``).
 """
 
 from __future__ import annotations
@@ -7,8 +8,7 @@ from __future__ import annotations
 import re
 
 __all__ = ["ROMAN_UPPER", "roman_value", "is_page_number", "FOLIO", "PAGE_TOKEN", "ARABIC", "ROMAN_LOWER", "PREFIXED",
-           "ROMAN_LETTERS", "LEADER_CHARS", "LEADER", "LEADER_RUN", "LEADER_TAIL", "CONTENTS_WORD", "COMPANY",
-           "COMPANY_LINE", "AUDITOR_REPORT", "STATEMENT_TITLE", "PERIOD_LINE"]
+           "ROMAN_LETTERS", "LEADER_CHARS", "LEADER", "LEADER_RUN", "LEADER_TAIL", "CONTENTS_WORD"]
 
 ROMAN_UPPER = r"(?=[IVXLC])M{0,3}(?:C[MD]|D?C{0,3})(?:X[CL]|L?X{0,3})(?:I[XV]|V?I{0,3})"
 """A well-formed upper-case Roman numeral, as a regex fragment (``Part IV``, ``II.``)."""
@@ -73,28 +73,3 @@ LEADER_RUN = re.compile(rf"[{LEADER_CHARS}](?:[ \t]*[{LEADER_CHARS}]){{3,}}")
 """Four or more leader characters, spaces or tabs between (no nested optional spaces: linear time)."""
 LEADER_TAIL = re.compile(r"(?:\.\s{0,3}){4,}\s*\S{0,8}$|\s\.{2,}\s*[0-9ivxlc]{1,5}$|…\s*\S{1,6}$")
 """A line that ends in dot leaders and a page (a TOC row, never a heading)."""
-
-
-_COMPANY_SUFFIX = r"\b(?:inc|incorporated|corporation|corp|company|companies|subsidiaries|llc|ltd|plc)\.?"
-COMPANY = rf"(?P<company>.{{0,60}}?{_COMPANY_SUFFIX}\s+)?"
-"""A registrant's name printed above (and joined to) a statement's title: ``The Boeing Company and
-Subsidiaries``, ``Lockheed Martin Corporation`` (optional, as a regex prefix)."""
-COMPANY_LINE = re.compile(rf"{_COMPANY_SUFFIX}$", re.IGNORECASE)
-"""A line that ends in a corporate suffix: a company's name over a title."""
-_SPANS = r"(?:three|six|nine|twelve|thirteen|twenty-six|thirty-nine|fifty-two|quarters?|years?|periods?|months?|weeks?)"
-PERIOD_LINE = re.compile(
-    rf"^\(?\s*(?:in (?:millions|thousands|billions)|(?:for )?(?:the )?(?:fiscal )?{_SPANS}(?:\s+(?:and\s+)?{_SPANS})*"
-    r"\s+ended|(?:as of|at)\s|fiscal year\b|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+[0-9]|"
-    r"unaudited\s*\)?$)", re.IGNORECASE)
-"""The period or legend line under a statement's or table's title, not part of it: ``Years Ended
-December 31``, ``Quarter and Year Ended ...``, ``Three and Six Months Ended``, ``(in millions)``,
-``As of June 30``, ``(unaudited)``."""
-AUDITOR_REPORT = r"reports? of independent registered public accounting firm"
-"""The auditor's report's title (PCAOB), as a regex fragment."""
-STATEMENT_TITLE = re.compile(
-    rf"^{COMPANY}(?:{AUDITOR_REPORT}|"
-    r"(?:condensed )?(?:consolidated |combined )?(?:condensed )?(?:statements? of (?:income|operations|earnings|"
-    r"comprehensive|cash flows?|financial (?:position|condition)|changes in|(?:stockholders|shareholders|members)|"
-    r"equity)|balance sheets?))", re.IGNORECASE)
-"""A financial statement's or the auditor's report's title, the registrant's name before it optional."""
-

@@ -1,8 +1,9 @@
-"""Title normalisation and fuzzy comparison shared by the structure sources.
+"""Title normalisation and fuzzy comparison shared by the structure sources; text on one line.
 
 A title printed in a table of contents, a bookmark and the heading in the body rarely agree
 byte for byte: case, curly quotes, dashes, non-breaking spaces, dot leaders and accents vary.
-Comparing normalised forms makes "ITEM 1.  BUSINESS" equal "Item 1. Business".
+Comparing normalised forms makes "ITEM 1.  BUSINESS" equal "Item 1. Business". Summaries and the
+titles a model proposes keep their printed case, on one line (``one_line``).
 """
 
 from __future__ import annotations
@@ -12,9 +13,11 @@ import unicodedata
 
 from rapidfuzz import fuzz
 
-from .heuristics import HEURISTICS as H
+__all__ = ["normalize_title", "one_line", "same_title", "squash_spaces", "title_similarity"]
 
-__all__ = ["normalize_title", "same_title", "squash_spaces", "title_similarity"]
+
+SAME_TITLE = 0.8
+"""Two marks on one page whose titles (numbering aside) are this similar name one heading."""
 
 _NON_WORD = re.compile(r"[\W_]+")
 _COMBINING = re.compile(r"[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]+")
@@ -58,10 +61,19 @@ def title_similarity(a: str, b: str) -> float:
 
 def same_title(a: str, b: str) -> bool:
     """Two title keys (already normalised by the caller) name the same title: rapidfuzz ratio of at
-    least ``H.same_title``, so a letter-spacing repair or a dropped word still matches."""
-    return fuzz.ratio(a, b) >= H.same_title * 100
+    least ``SAME_TITLE``, so a letter-spacing repair or a dropped word still matches."""
+    return fuzz.ratio(a, b) >= SAME_TITLE * 100
 
 
 def squash_spaces(text: str) -> str:
     """``text`` with every run of white space (no-break spaces too) one space, ends stripped: a line as printed."""
     return " ".join(text.replace("\u00a0", " ").split())
+
+
+_SPACE = re.compile(r"\s+")
+_HYPHEN_BREAK = re.compile(r"(\w)-\n(\w)")
+
+
+def one_line(text: str) -> str:
+    """Text on one line: soft hyphens joined, white space collapsed."""
+    return _SPACE.sub(" ", _HYPHEN_BREAK.sub(r"\1\2", text)).strip()

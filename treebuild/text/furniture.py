@@ -2,8 +2,8 @@
 
 A line is furniture when it is only a page number (``patterns.is_page_number``) at a page edge, or
 when its text with digits masked (``Page 12`` and ``Page 13`` are the same line) recurs at the
-edges of many pages. Two views of that one rule, both computed once per document and carried in
-the :class:`~treebuild.structure.layout.Layout`:
+edges of many pages. Two views of that one rule, both computed once per document (the structure
+stage carries them in its layout, to subdivision and summaries):
 
 - :class:`PageFurniture` reads only the page texts (one pass, no typography): which lines at a
   page's edge recur, and whether the text ahead of a position is furniture only. Outline and TOC
@@ -20,11 +20,41 @@ import re
 from collections import Counter, defaultdict
 
 from ..model import Line, SourceDoc, Unit
-from .heuristics import HEURISTICS as H
 from .numbering import is_label, parse_numbering
 from .patterns import is_page_number
 
 __all__ = ["PageFurniture", "furniture", "is_page_number", "mask_line"]
+
+# thresholds of the rule (structure's TOC detection and page map read the band, edge lines and page height too)
+FURNITURE_BAND = 0.13
+"""Fraction of the page height at the top and at the bottom where furniture is looked for."""
+FURNITURE_MIN_REPEATS = 3
+"""A line must recur on at least this many pages to be furniture."""
+FURNITURE_EXACT_SHARE = 0.04
+"""... and, verbatim, on this share of the pages (a running title);"""
+FURNITURE_MASKED_SHARE = 0.25
+"""... or with digits masked on this share (``Page 12``): numbered headings like ``Item 7.`` that
+happen to open a few pages at the same height must survive."""
+RUNNING_SECTION = 3
+"""A numbered line (``PART I | Item 1A``) repeated verbatim at the same height on this many pages is a
+running section header, however short its section: a heading is printed once."""
+FURNITURE_SLOT_SHARE = 0.25
+"""A height where proven furniture sits on this share of the pages is a furniture slot: any text
+that recurs there twice (a running section title on facing pages) is furniture too."""
+FURNITURE_EDGE_LINES = 3
+"""Lines at each end of a page's text where a running header or footer (digits masked) is looked for."""
+FURNITURE_VERBATIM_LINES = 2
+"""... and where one that repeats verbatim (a chapter's running title) is looked for."""
+FURNITURE_TOP_LINES = 6
+"""Lines at the top of a page compared with nearby pages' tops (running headers on a few pages)."""
+FURNITURE_CHARS = 120
+"""Longer lines are never furniture (and are not compared)."""
+FURNITURE_HEIGHT_STEP = 3.0
+"""Points of height treated as one furniture slot (headers drift a little between pages)."""
+UPPER_HALF = 0.5
+"""A numbered line above this share of the page height may be a chapter label, not a footer."""
+PAGE_HEIGHT = 792.0
+"""Height assumed for a page that reports none (US Letter, in points)."""
 
 
 _DIGITS = re.compile(r"\d+")
@@ -77,17 +107,17 @@ class PageFurniture:
 
     def _edge_lines(self) -> None:
         self._keys, self._verbatim = frozenset(), frozenset()
-        if not self._doc.paged or len(self._units) < H.furniture_min_repeats:
+        if not self._doc.paged or len(self._units) < FURNITURE_MIN_REPEATS:
             return
         masked: Counter[str] = Counter()
         verbatim: Counter[str] = Counter()
-        k, v = H.furniture_edge_lines, H.furniture_verbatim_lines
+        k, v = FURNITURE_EDGE_LINES, FURNITURE_VERBATIM_LINES
         for unit in self._units:
             lines = [ln for ln in unit.text.splitlines() if ln.strip()]
-            masked.update({mask_line(ln) for ln in lines[:k] + lines[-k:] if len(ln) <= H.furniture_chars})
-            verbatim.update({_norm(ln) for ln in lines[:v] + lines[-v:] if len(ln) <= H.furniture_chars})
-        limit = max(H.furniture_min_repeats, math.ceil(H.furniture_masked_share * len(self._units)))
-        self._verbatim = frozenset(key for key, c in verbatim.items() if c >= H.furniture_min_repeats)
+            masked.update({mask_line(ln) for ln in lines[:k] + lines[-k:] if len(ln) <= FURNITURE_CHARS})
+            verbatim.update({_norm(ln) for ln in lines[:v] + lines[-v:] if len(ln) <= FURNITURE_CHARS})
+        limit = max(FURNITURE_MIN_REPEATS, math.ceil(FURNITURE_MASKED_SHARE * len(self._units)))
+        self._verbatim = frozenset(key for key, c in verbatim.items() if c >= FURNITURE_MIN_REPEATS)
         found = {key for key, c in masked.items() if c >= limit}
         found.update(key for key in self._verbatim if not _DIGITS.search(key))
         self._keys = frozenset(key for key in found if "#" in key or any(ch.isalpha() for ch in key))
@@ -99,12 +129,12 @@ class PageFurniture:
             return True
         if self._keys is None:
             self._edge_lines()
-        return len(line) <= H.furniture_chars and _norm(line) in self._verbatim
+        return len(line) <= FURNITURE_CHARS and _norm(line) in self._verbatim
 
     def _top(self, index: int) -> list[str]:
         if index not in self._tops:
             lines = (_norm(ln) for ln in self._units[index].text.splitlines() if ln.strip())
-            self._tops[index] = [ln for _, ln in zip(range(H.furniture_top_lines), lines, strict=False)]
+            self._tops[index] = [ln for _, ln in zip(range(FURNITURE_TOP_LINES), lines, strict=False)]
         return self._tops[index]
 
     def covers(self, index: int, text: str) -> bool:
@@ -114,7 +144,7 @@ class PageFurniture:
         for ln in text.splitlines():  # the text ahead of a heading may be most of a page: stop early
             if ln.strip():
                 lines.append(ln)
-                if len(lines) > H.furniture_top_lines:
+                if len(lines) > FURNITURE_TOP_LINES:
                     return False
         near = [j for j in (index - 2, index - 1, index + 1, index + 2) if 0 <= j < len(self._units)]
         for line in lines:
@@ -142,7 +172,7 @@ class PageFurniture:
 
 
 def _keys(line: Line) -> tuple[tuple[str, int], tuple[str, int]]:
-    y = int(round(line.y0 / H.furniture_height_step))
+    y = int(round(line.y0 / FURNITURE_HEIGHT_STEP))
     text = line.text.casefold()
     return (text, y), ("\x00" + _DIGITS.sub("#", text), y)
 
@@ -157,8 +187,8 @@ def furniture(doc: SourceDoc, pages: range | None = None) -> tuple[set[tuple[int
     banded: list[tuple[int, int, tuple[str, int], tuple[str, int]]] = []
     out: set[tuple[int, int]] = set()
     for u in pages:
-        height = doc.units[u].height or H.page_height
-        top, bottom = height * H.furniture_band, height * (1.0 - H.furniture_band)
+        height = doc.units[u].height or PAGE_HEIGHT
+        top, bottom = height * FURNITURE_BAND, height * (1.0 - FURNITURE_BAND)
         band = [(j, line) for j, line in enumerate(doc.lines(u)) if line.y1 <= top or line.y0 >= bottom]
         cells = _figure_cells(band)
         for j, line in band:
@@ -173,18 +203,18 @@ def furniture(doc: SourceDoc, pages: range | None = None) -> tuple[set[tuple[int
             seen[masked].add(u)
             banded.append((u, j, exact, masked))
     n = len(pages)
-    least = max(2, min(H.furniture_min_repeats, n))  # a two-page document repeats its header twice
-    need_exact = max(least, int(n * H.furniture_exact_share))
-    need_masked = max(least, int(n * H.furniture_masked_share))
-    need_slot = max(least, int(n * H.furniture_slot_share))
+    least = max(2, min(FURNITURE_MIN_REPEATS, n))  # a two-page document repeats its header twice
+    need_exact = max(least, int(n * FURNITURE_EXACT_SHARE))
+    need_masked = max(least, int(n * FURNITURE_MASKED_SHARE))
+    need_slot = max(least, int(n * FURNITURE_SLOT_SHARE))
     rest: list[tuple[int, int, tuple[str, int]]] = []
     count = functools.cache(functools.partial(_count, seen))  # ``seen`` is complete: a running line's key recurs
     for u, j, exact, masked in banded:
         line = doc.lines(u)[j]
-        numbered_top = line.y0 < (doc.units[u].height or H.page_height) * H.upper_half \
+        numbered_top = line.y0 < (doc.units[u].height or PAGE_HEIGHT) * UPPER_HALF \
             and (parse_numbering(line.text) is not None or is_label(line.text))
-        if numbered_top and count(exact) < n * H.furniture_masked_share and not (
-                count(exact) >= H.running_section and parse_numbering(line.text) is not None):
+        if numbered_top and count(exact) < n * FURNITURE_MASKED_SHARE and not (
+                count(exact) >= RUNNING_SECTION and parse_numbering(line.text) is not None):
             continue  # "CHAPTER" over every chapter title, "Exhibit 2.3.59-7" opening many pages
         if count(exact) >= need_exact or (not numbered_top and count(masked) >= need_masked):
             out.add((u, j))
@@ -218,7 +248,7 @@ def _figure_cells(band: list[tuple[int, Line]]) -> set[int]:
     for j, line in band:
         if j in out or j not in figure:
             continue
-        row = [(k, other) for k, other in band if abs(other.y0 - line.y0) < H.furniture_height_step]
+        row = [(k, other) for k, other in band if abs(other.y0 - line.y0) < FURNITURE_HEIGHT_STEP]
         figures = [(k, other) for k, other in row if k in figure]
         if len(figures) < 2 and len(line.text.split()) < 2:
             continue
