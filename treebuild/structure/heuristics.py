@@ -42,7 +42,7 @@ class Heuristics:
     """A numbered row this much above the body size opening in lower case names an option or command
     (``5.1 draft | final``): list items that read as sentences are set near the body size."""
     repeat_share: float = 0.03
-    """An unnumbered title on this share of pages (and at least 5) is a form or table header."""
+    """An unnumbered title on this share of pages (and at least ``repeat_pages``) is a form or table header."""
     run_in_words: int = 6
     """A run-in sub-section title (``4.1. Priority Trees. Note ...``) has at most this many words."""
     run_in_series: int = 2
@@ -83,6 +83,61 @@ class Heuristics:
     body_prose_share: float = 0.2
     """The body size is read from the non-monospace text when it holds this share of the characters
     (code listings set in a smaller type are not the body; an all-code document keeps its own)."""
+    same_size: float = 0.3
+    """Points within which two type sizes are one size: rows of one style, a table's cells beside a row
+    in its type; a row this much below the body is still at the body size (converters set a heading a
+    few tenths of a point smaller than its text)."""
+    mono_step: float = 0.5
+    """A monospace row is prominent only when more than this many points larger than the body (code
+    listings are set at or near the body size)."""
+    centred_indent: int = 20
+    """A centred row starts more than this many points right of the text's left margin (a full-width
+    line's middle is the column's too)."""
+    run_gap: float = 0.9
+    """The rows of one heading are less than this share of its type size apart (its line spacing) ..."""
+    hang_left: int = 2
+    """... and each starts at most this many points left of the first row (a hanging indent) ..."""
+    hang_right: int = 45
+    """... or at most this many right of it (a title wrapped under its number) ..."""
+    centred_rows: int = 30
+    """... or their left and right edges added differ by less than this (middles within 15 points: the
+    rows of a centred title)."""
+    line_gap: float = 0.45
+    """At most this share of the font size between the rows of one paragraph: a row further below the
+    one above starts a block, and a bold name no further above a small-letter row runs on into it."""
+    display_size: float = 1.2
+    """A heading this much larger than the body may wrap onto one row more than ``max_rows``."""
+    italic_heading: float = 1.15
+    """An italic row that is not bold is emphasis, not a heading, up to this share of the body size."""
+    label_gap: int = 8
+    """A label on its own line (``Chapter One``) opens a title at most this many of the title's type
+    sizes below it."""
+    row_cells: int = 3
+    """Lines joined into one row, this many or more, are a table's cells (a heading is one line, or a
+    number and its title)."""
+    item_sentence_words: int = 3
+    """A numbered line whose text after its label holds this many words and starts in lower case reads
+    as a sentence (``(iv) requires payment ...``) ..."""
+    break_words: int = 12
+    """... as does a line of this many words that holds a sentence break (``... Exhibit A. The ...``)."""
+    stop_title_words: int = 9
+    """A title that ends in a full stop has at most this many words (``Colors.``; longer, a sentence)."""
+    repeat_pages: int = 5
+    """An unnumbered title printed on this many pages (and ``repeat_share`` of them) is a header."""
+    margin_line_chars: int = 40
+    """Lines longer than this tell the text's margins (short ones are titles, cells and folios)."""
+    min_column: int = 100
+    """The text column is taken to be at least this many points wide."""
+    larger_pages: int = 3
+    """Headings larger than the body on at least this many pages ..."""
+    larger_page_per: int = 25
+    """... and on one page in this many make the body-size bold lines minor headings (a cover's large
+    title alone does not)."""
+    numbered_min: int = 8
+    """A document numbers its sections when it has this many dotted headings ..."""
+    numbered_share: float = 0.6
+    """... and they are this share of its major headings: unnumbered headings in a numbered sub-section's
+    style are then minor."""
 
     # printed TOC (toc/marks.py, toc/place.py)
     min_placed_ratio: float = 0.3

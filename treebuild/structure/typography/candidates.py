@@ -6,6 +6,7 @@ filing package's: a statement page's title under the company's name)."""
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from ...model import Line
 from ...text.numbering import NUM_TOKEN, NUMBER_ONLY, Numbering, is_label, parse_numbering, spaced_label, strip_dates
@@ -21,16 +22,15 @@ _DATE_ONLY = re.compile(r"^\(?\s*[0-9]{1,2}[-/][0-9]{1,2}[-/][0-9]{2,4}\s*\)?$")
 
 
 def _prominent(row: Row, body: Body) -> bool:
-    if row.mono and row.size <= body.size + 0.5:
+    """Larger than the body (a monospace row clearly so), or bold over a body that is not."""
+    if row.mono and row.size <= body.size + H.mono_step:
         return False
-    if row.size < body.size - 0.3:
+    if row.size < body.size - H.same_size:
         return False
     if row.size >= body.size * H.larger:
         return True
     return row.bold and not body.bold
 
-
-_is_label = is_label
 
 
 def _size_step(prev: Row, row: Row) -> bool:
@@ -61,10 +61,14 @@ def _centred_caps(run: list[Row], numbering: Numbering | None, body: Body) -> bo
     if numbering is None or numbering.kind != "decimal" or not numbering.rest or not all_caps(numbering.rest):
         return False
     row = run[0]
+    return _centred(run, body) and row.size >= body.size - H.same_size and not row.mono
+
+
+def _centred(run: list[Row], body: Body) -> bool:
+    """The run's middle is the text column's (``CENTRED_TOLERANCE``) and it does not start at the margin."""
     x1 = max(r.x1 for r in run)
     centre = (body.left + body.right) / 2.0
-    return abs((row.x0 + x1) / 2.0 - centre) < CENTRED_TOLERANCE and row.x0 > body.left + 20 \
-        and row.size >= body.size - 0.3 and not row.mono
+    return abs((run[0].x0 + x1) / 2.0 - centre) < CENTRED_TOLERANCE and run[0].x0 > body.left + H.centred_indent
 
 
 def _numbered_apart(row: Row, numbering: Numbering | None, body: Body) -> bool:
@@ -80,7 +84,8 @@ def _numbered_apart(row: Row, numbering: Numbering | None, body: Body) -> bool:
     if row.bold and not body.bold:
         return row.size >= body.size * H.small_heading
     # set apart by its typeface alone: a serif heading over sans-serif text, or the other way round
-    return not row.mono and not row.italic and row.size >= body.size - 0.3 and font_family(row.font) != body.family
+    return not row.mono and not row.italic and row.size >= body.size - H.same_size \
+        and font_family(row.font) != body.family
 
 
 CENTRED_TOLERANCE = 12.0
@@ -141,83 +146,164 @@ def _beside_next(row: Row, nxt: Row | None) -> bool:
     return nxt is not None and abs(nxt.y0 - row.y0) < H.same_baseline * max(row.size, nxt.size)
 
 
+@dataclass(slots=True)
+class _Label:
+    """A label printed on its own line above its title (``Chapter One``, a bare ``4.2``), pending."""
+
+    text: str
+    char: int
+    y0: float
+    numbered: bool  # holds its number already (``Chapter`` alone waits for ``One`` on the next row)
+
+
+@dataclass(slots=True)
+class _Run:
+    """A run of rows in one type that may be a heading, with its neighbours and what it would be titled."""
+
+    rows: list[Row]
+    prev: Row | None  # the row above the run
+    nxt: Row | None  # the row below it
+    title_rows: list[Row]  # the rows that name it (a title block's, without the company's name)
+    text: str
+    titled: bool  # a page's title block (the ``TitleBlock`` hook's)
+    starts_block: bool
+
+
 def page_headings(u: int, rows: list[Row], lines: list[Line], skip: set[int], body: Body,
                   toc_page: bool, title_block: TitleBlock | None = None) -> list[Heading]:
+    """The headings of page ``u``: each run of rows in one type (``_run_end``) that starts its block and
+    stands out (``_accepted``), with the label printed above it; a run-in head opening a paragraph."""
     out: list[Heading] = []
-    i = 0
-    n = len(rows)
-    center = (body.left + body.right) / 2.0
     top = min((r.y0 for r in rows), default=0.0)  # the page's first row, wherever its text stream puts it
-    label: tuple[str, int, float, bool] | None = None  # pending label: (text, char, y0, has number)
+    label: _Label | None = None
     after_label = False
-    while i < n:
-        row = rows[i]
-        # a maximal run of same-style rows, close together, in one block or hanging under the first
-        k = i + 1
-        while k < n and same_style(rows[k], row) and rows[k].y0 - rows[k - 1].y1 < 0.9 * row.size \
-                and (rows[k].block == row.block or -2 <= rows[k].x0 - row.x0 <= 45
-                     or abs(rows[k].x0 + rows[k].x1 - row.x0 - row.x1) < 30) \
-                and parse_numbering(rows[k].text) is None and not _is_label(rows[k].text) \
-                and not (all_caps(row.text) and not all_caps(rows[k].text)) \
-                and not _DATE_ONLY.match(rows[k].text) and not lines[rows[k].first].lead \
-                and not (toc_page and (listing_title(rows[k].text) or listing_title(row.text))):
-            k += 1
-        run = rows[i:k]
-        block = title_block(run, top, lines) if title_block is not None else None
-        titled = block is not None
-        title_rows = block if block is not None else run
-        text = strip_dates(" ".join(r.text for r in title_rows))
-        prev = rows[i - 1] if i else None
-        starts_block = prev is None or prev.block != row.block or row.y0 - prev.y1 > 0.45 * row.size \
-            or after_label or (_size_step(prev, row) and (parse_numbering(text) is not None
-                                                           or row.size >= prev.size * H.tight_heading
-                                                           or _ends_block(prev, run, rows[k] if k < n else None)))
+    i = 0
+    while i < len(rows):
+        k = _run_end(rows, i, lines, toc_page)
+        run = _make_run(rows, i, k, top, lines, title_block, after_label)
         i = k
-        if not text or _DATE_ONLY.match(" ".join(r.text for r in run).strip()):
+        row, text = run.rows[0], run.text
+        if not text or _DATE_ONLY.match(" ".join(r.text for r in run.rows).strip()):
             continue  # a revision date beside a section number: the label stays pending
         after_label = False
-        if label is not None and not label[3] and _NUMBER_WORD.match(text):
-            label = (f"{label[0]} {text}", label[1], label[2], True)
+        if label is not None and not label.numbered and _NUMBER_WORD.match(text):
+            label = _Label(f"{label.text} {text}", label.char, label.y0, True)
             after_label = True
             continue
-        if _is_label(text) and (_prominent(row, body) or NUMBER_ONLY.match(text)
-                                and _beside_next(row, rows[i] if i < n else None)):
-            has_number = bool(NUMBER_ONLY.match(text)) or len(text.split()) > 1
-            label = (text, run[0].char, run[0].y0, has_number)
+        if _starts_label(row, text, body, run.nxt):
+            label = _Label(text, row.char, row.y0, bool(NUMBER_ONLY.match(text)) or len(text.split()) > 1)
             after_label = True
             continue
-        max_rows = H.max_rows + (1 if row.size > body.size * 1.2 else 0)
         numbering = parse_numbering(text)
-        prominent = _prominent(row, body) or (
-            numbering is not None and numbering.kind in ("part", "item") and all_caps(numbering.label)
-            and row.size >= body.size - 0.3 and not row.mono) or _centred_caps(run, numbering, body) \
-            or _numbered_apart(row, numbering, body) or titled
-        ok = prominent and starts_block and len(title_rows) <= max_rows and heading_text(text, row.size / body.size) \
-            and not (row.italic and not row.bold and row.size <= body.size * 1.15) \
-            and not text_beside(run, lines, skip) and not runs_on(run, rows[i] if i < n else None) \
-            and not in_table(run, prev, rows[i] if i < n else None, lines, body)
-        if ok and toc_page and not (CONTENTS_WORD.search(text) and not out):
-            ok = False
-        if not ok:
+        listing = toc_page and not (CONTENTS_WORD.search(text) and not out)  # a TOC page: only its title
+        if listing or not _accepted(run, numbering, lines, skip, body):
             if label is not None and not _prominent(row, body):
                 label = None
             runin = _run_in_heading(u, row, lines[row.first], body, numbering) \
-                if starts_block and not toc_page else None
+                if run.starts_block and not toc_page else None
             if runin is not None:
                 out.append(runin)
             continue
-        char, y0, lab = run[0].char, run[0].y0, None
-        if label is not None and y0 - label[2] < 8 * row.size:
-            lab = spaced_label(label[0])
-            char, y0 = label[1], label[2]
-            text = f"{lab} {text}"
-            numbering = parse_numbering(text) or numbering
+        out.append(_heading(u, run, numbering, label, body))
         label = None
-        x1 = max(r.x1 for r in run)
-        centred = abs((run[0].x0 + x1) / 2.0 - center) < 12 and run[0].x0 > body.left + 20
-        text = clean_title(text)  # capitals are the title's: ``HIGHLIGHTS (Second-Quarter 2023 ...)``
-        style: StyleKey = (round(row.size * 2) / 2, row.bold, all_caps(text), centred, font_family(row.font))
-        members = tuple(j for r in run for j in r.members)
-        out.append(Heading(u, char, " ".join(text.split()), style, numbering, y0, run[0].x0, len(run), label=lab,
-                           lines=members, page_title=titled))
     return out
+
+
+def _run_end(rows: list[Row], i: int, lines: list[Line], toc_page: bool) -> int:
+    """Where the run of rows from ``i`` ends (exclusive): a maximal run of same-style rows, close
+    together, in one block or hanging under the first."""
+    k = i + 1
+    while k < len(rows) and _continues(rows[i], rows[k - 1], rows[k], lines, toc_page):
+        k += 1
+    return k
+
+
+def _continues(first: Row, above: Row, row: Row, lines: list[Line], toc_page: bool) -> bool:
+    """``row`` (under ``above``) goes on the run that ``first`` opens: its type, at line spacing, in its
+    block or under it (a hanging indent, or centred like it); not a numbered row, a label, a date, a
+    run-in head, a small-letter row under capitals, nor a contents listing's title on a TOC page."""
+    if not same_style(row, first) or row.y0 - above.y1 >= H.run_gap * first.size:
+        return False
+    if not (row.block == first.block or -H.hang_left <= row.x0 - first.x0 <= H.hang_right
+            or abs(row.x0 + row.x1 - first.x0 - first.x1) < H.centred_rows):
+        return False
+    if parse_numbering(row.text) is not None or is_label(row.text):
+        return False
+    if (all_caps(first.text) and not all_caps(row.text)) or _DATE_ONLY.match(row.text) or lines[row.first].lead:
+        return False
+    return not (toc_page and (listing_title(row.text) or listing_title(first.text)))
+
+
+def _make_run(rows: list[Row], i: int, k: int, top: float, lines: list[Line], title_block: TitleBlock | None,
+              after_label: bool) -> _Run:
+    """The run ``rows[i:k]`` with its neighbours, its title (a title block's rows when ``title_block``
+    reads one at the page's ``top``) and whether it starts a block (right after a label it does)."""
+    run = rows[i:k]
+    block = title_block(run, top, lines) if title_block is not None else None
+    title_rows = block if block is not None else run
+    text = strip_dates(" ".join(r.text for r in title_rows))
+    prev, nxt = (rows[i - 1] if i else None), (rows[k] if k < len(rows) else None)
+    starts = after_label or _starts_block(prev, run, nxt, text)
+    return _Run(run, prev, nxt, title_rows, text, block is not None, starts)
+
+
+def _starts_block(prev: Row | None, run: list[Row], nxt: Row | None, text: str) -> bool:
+    """The run opens its block, sits a paragraph's gap below the row above, or steps up in size from
+    it (``_size_step``) where it is numbered, clearly larger or closes the block above (``_ends_block``)."""
+    row = run[0]
+    if prev is None or prev.block != row.block or row.y0 - prev.y1 > H.line_gap * row.size:
+        return True
+    return _size_step(prev, row) and (parse_numbering(text) is not None or row.size >= prev.size * H.tight_heading
+                                      or _ends_block(prev, run, nxt))
+
+
+def _starts_label(row: Row, text: str, body: Body, nxt: Row | None) -> bool:
+    """``text`` is a label on its own line (``Chapter One``, ``Appendix B``) in a prominent type, or a
+    bare section number beside its title's baseline (``_beside_next``)."""
+    return is_label(text) and (_prominent(row, body) or bool(NUMBER_ONLY.match(text)) and _beside_next(row, nxt))
+
+
+def _accepted(run: _Run, numbering: Numbering | None, lines: list[Line], skip: set[int], body: Body) -> bool:
+    """The run is a heading: it stands out (``_stands_out``) and starts its block; it is short enough
+    (``Heuristics.max_rows``, one row more in a display size) and reads as a title; it is not an
+    italic phrase at about the body size, nor a table's row or label, nor a name running on into text."""
+    row = run.rows[0]
+    if not (_stands_out(run, numbering, body) and run.starts_block):
+        return False
+    max_rows = H.max_rows + (1 if row.size > body.size * H.display_size else 0)
+    if len(run.title_rows) > max_rows or not heading_text(run.text, row.size / body.size):
+        return False
+    if row.italic and not row.bold and row.size <= body.size * H.italic_heading:
+        return False
+    return not text_beside(run.rows, lines, skip) and not runs_on(run.rows, run.nxt) \
+        and not in_table(run.rows, run.prev, run.nxt, lines, body)
+
+
+def _stands_out(run: _Run, numbering: Numbering | None, body: Body) -> bool:
+    """Larger or bolder than the body (``_prominent``), a Part or Item label in capitals at the body size,
+    a centred numbered title in capitals, a dotted number set apart, or a page's title block."""
+    row = run.rows[0]
+    if _prominent(row, body):
+        return True
+    if numbering is not None and numbering.kind in ("part", "item") and all_caps(numbering.label) \
+            and row.size >= body.size - H.same_size and not row.mono:
+        return True
+    return _centred_caps(run.rows, numbering, body) or _numbered_apart(row, numbering, body) or run.titled
+
+
+def _heading(u: int, run: _Run, numbering: Numbering | None, label: _Label | None, body: Body) -> Heading:
+    """The heading of an accepted run, opened by the ``label`` printed close above it (``Chapter One``
+    over ``Introduction`` is titled ``Chapter One Introduction`` and starts at the label)."""
+    row, text = run.rows[0], run.text
+    char, y0, lab = row.char, row.y0, None
+    if label is not None and y0 - label.y0 < H.label_gap * row.size:
+        lab = spaced_label(label.text)
+        char, y0 = label.char, label.y0
+        text = f"{lab} {text}"
+        numbering = parse_numbering(text) or numbering
+    text = clean_title(text)  # capitals are the title's: ``HIGHLIGHTS (Second-Quarter 2023 ...)``
+    style: StyleKey = (round(row.size * 2) / 2, row.bold, all_caps(text), _centred(run.rows, body),
+                       font_family(row.font))
+    members = tuple(j for r in run.rows for j in r.members)
+    return Heading(u, char, " ".join(text.split()), style, numbering, y0, row.x0, len(run.rows), label=lab,
+                   lines=members, page_title=run.titled)

@@ -49,8 +49,8 @@ def text_beside(run: list[Row], lines: list[Line], skip: set[int]) -> bool:
     own = {j for r in run for j in r.members}
     for r in run:
         cells = r.text.split("  ")
-        if len(r.members) >= 3 or (len(cells) > 1 and any(_NUMERIC_CELL.match(c) and any(ch.isdigit() for ch in c)
-                                                           for c in cells[1:])):
+        if len(r.members) >= H.row_cells or (len(cells) > 1 and any(
+                _NUMERIC_CELL.match(c) and any(ch.isdigit() for ch in c) for c in cells[1:])):
             return True  # column headers or a row of figures
         if len(r.members) == 2:
             a, b = sorted((lines[j] for j in r.members), key=lambda ln: ln.x0)
@@ -67,7 +67,7 @@ def text_beside(run: list[Row], lines: list[Line], skip: set[int]) -> bool:
                 if line.x1 < row.x0 and NUMBER_ONLY.match(line.text):
                     continue  # a section number printed in its own column
                 return True
-            if abs(line.size - row.size) < 0.3 and line.bold == row.bold and len(line.text) > 1:
+            if abs(line.size - row.size) < H.same_size and line.bold == row.bold and len(line.text) > 1:
                 return True
     return False
 
@@ -114,12 +114,12 @@ def body_text_like(text: str, *, heading_type: bool = False) -> bool:
         m = LIST_LABEL.match(t)
         rest = t[m.end():] if m else t
     rest_words = rest.split()
-    if rest is not t and len(rest_words) >= 3 and rest_words[0][:1].islower() \
+    if rest is not t and len(rest_words) >= H.item_sentence_words and rest_words[0][:1].islower() \
             and not (heading_type and numbering is not None):
         return True
     if numbering is None and _sentence(words):
         return True
-    return len(words) >= 12 and bool(_SENTENCE_BREAK.search(rest))
+    return len(words) >= H.break_words and bool(_SENTENCE_BREAK.search(rest))
 
 
 def _sentence(words: list[str]) -> bool:
@@ -143,7 +143,7 @@ def heading_text(text: str, scale: float = 1.0) -> bool:
     letters = sum(c.isalpha() for c in core)
     if letters < 2 or letters < 0.5 * len(core):
         return False
-    if text[-1] in ",;:" or (text.endswith(".") and len(words) > 9):
+    if text[-1] in ",;:" or (text.endswith(".") and len(words) > H.stop_title_words):
         return False
     if not _WORD.search(text) or code_like(text):
         return False
@@ -174,14 +174,10 @@ def runs_on(run: list[Row], nxt: Row | None) -> bool:
     """The sentence goes on: the next row, in the same block at line spacing, starts in lower case
     (a bold name at the end of a line, ``Acme Holdings`` / ``is our largest customer``)."""
     last = run[-1]
-    if nxt is None or nxt.block != last.block or nxt.y0 - last.y1 > RUN_ON_GAP * last.size:
+    if nxt is None or nxt.block != last.block or nxt.y0 - last.y1 > H.line_gap * last.size:
         return False
     first = nxt.text.lstrip()[:1]
     return first.isalpha() and first.islower()
-
-
-RUN_ON_GAP = 0.45
-"""At most this share of the font size between the rows of one paragraph."""
 
 
 def keep_run_in_series(found: list[Heading]) -> list[Heading]:
@@ -216,7 +212,7 @@ def drop_running_titles(found: list[Heading]) -> list[Heading]:
 
 def drop_repeated(found: list[Heading], pages: int) -> list[Heading]:
     """The same unnumbered title on many pages is a table or form header, not a section."""
-    need = max(5, int(pages * H.repeat_share))
+    need = max(H.repeat_pages, int(pages * H.repeat_share))
     seen: dict[str, set[int]] = defaultdict(set)
     for h in found:
         if h.numbering is None:

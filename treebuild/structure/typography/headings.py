@@ -31,6 +31,13 @@ from .rows import join_rows, measure_body
 __all__ = ["Heading", "HeadingScan", "StyleKey", "scan_headings", "heading_marks", "to_marks", "toc_like_pages",
            "body_text_like", "code_like", "clean_title", "MAX_LEVEL", "TitleBlock"]
 
+NUMBERED_CONFIDENCE = 0.8
+"""A numbered heading's mark: its label is evidence beside its type."""
+HEADING_CONFIDENCE = 0.6
+"""An unnumbered heading's mark: its type alone sets it apart."""
+MINOR_CONFIDENCE = 0.4
+"""A minor heading's mark (a bold line at the body size): subdivision may cut there, a TOC would not list it."""
+
 
 def scan_headings(doc: SourceDoc, pages: range | None = None, *, skip_pages: set[int] | None = None,
                   title_block: TitleBlock | None = None) -> HeadingScan:
@@ -79,7 +86,7 @@ def to_marks(headings: list[Heading], *, base_level: int = 0) -> list[Mark]:
     for h in headings:
         numbered = h.numbering is not None and h.numbering.kind in ("decimal", "exhibit")
         origin = Origin.numbering if numbered else Origin.heading
-        conf = 0.8 if h.numbering is not None else (0.4 if h.minor else 0.6)
+        conf = NUMBERED_CONFIDENCE if h.numbering is not None else (MINOR_CONFIDENCE if h.minor else HEADING_CONFIDENCE)
         out.append(Mark(title=h.title, level=h.level + base_level, pos=Pos(h.unit, h.char), origin=origin,
                         confidence=conf))
     return out

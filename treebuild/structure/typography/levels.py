@@ -79,13 +79,13 @@ def mark_minor(found: list[Heading], body: Body, pages: int) -> None:
     under the registrant's name); in a document that numbers its sections, unnumbered lines in the
     style of numbered sub-sections are minor."""
     larger = {h.unit for h in found if h.style[0] >= body.size * H.larger}
-    if len(larger) >= max(3, pages // 25):  # larger headings on many pages, not just a cover
+    if len(larger) >= max(H.larger_pages, pages // H.larger_page_per):  # on many pages, not just a cover
         for h in found:
             if h.numbering is None and not h.style[2] and h.style[0] < body.size * H.larger and not h.page_title:
                 h.minor = True
     major = [h for h in found if not h.minor]
     numbered = [h for h in major if _dotted(h)]
-    if len(numbered) < 8:
+    if len(numbered) < H.numbered_min:
         return
     # unnumbered headings smaller than every numbered one sit below the numbered levels
     smallest = min(h.style[0] for h in numbered)
@@ -93,7 +93,7 @@ def mark_minor(found: list[Heading], body: Body, pages: int) -> None:
         if h.numbering is None and h.style[0] < smallest:
             h.minor = True
     major = [h for h in major if not h.minor]
-    if len(numbered) < 0.6 * len(major):
+    if len(numbered) < H.numbered_share * len(major):
         return
     top = max(h.style[0] for h in numbered)
     levels_by_style: dict[StyleKey, set[int]] = defaultdict(set)

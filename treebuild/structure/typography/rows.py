@@ -15,6 +15,12 @@ _MONO = ("mono", "courier", "cmtt", "consol", "menlo", "sfmono", "lmmono", "anon
          "sourcecode", "firacode")
 """Monospace font families by name (code listings; the PDF's own monospace flag is not carried by ``Line``)."""
 _ITALIC = ("italic", "oblique", "cmti", "cmsl", "-it", "lmroman10-italic")
+DEFAULT_BODY_SIZE = 10.0
+"""The body size of a document without text (points)."""
+DEFAULT_LEFT = 72.0
+"""The text's left margin where no line is long enough to show it: one inch (points) ..."""
+DEFAULT_RIGHT = 540.0
+"""... and its right margin: one inch from a US Letter page's right edge."""
 FONT_CACHE = 1024
 """Font names remembered by the style tests (a document uses tens; subset prefixes differ per file)."""
 
@@ -54,23 +60,23 @@ def measure_body(doc: SourceDoc, pages: range, skip: set[tuple[int, int]]) -> Bo
                 continue
             n = len(line.text)
             styles[round(line.size * 2) / 2, line.font, line.bold] += n
-            if n > 40:
+            if n > H.margin_line_chars:
                 lefts[int(line.x0)] += 1
                 rights[int(line.x1)] += 1
     if not styles:
-        return Body(10.0, False, 72.0, 540.0, "")
+        return Body(DEFAULT_BODY_SIZE, False, DEFAULT_LEFT, DEFAULT_RIGHT, "")
     sizes, fams, bold = _tally(styles, all_fonts=True)
     total = sum(sizes.values())
     prose, prose_fams, prose_bold = _tally(styles, all_fonts=False)
     if sum(prose.values()) >= H.body_prose_share * total:
         sizes, fams, bold, total = prose, prose_fams, prose_bold, sum(prose.values())
-    left = float(lefts.most_common(1)[0][0]) if lefts else 72.0
-    right = float(rights.most_common(1)[0][0]) if rights else 540.0
+    left = float(lefts.most_common(1)[0][0]) if lefts else DEFAULT_LEFT
+    right = float(rights.most_common(1)[0][0]) if rights else DEFAULT_RIGHT
     size = sizes.most_common(1)[0][0]
     # the body's typeface is the one its size is set in (a paper's serif text after pages of sans tables)
     at_size = Counter({font: n for (sz, font, _), n in styles.items() if sz == size and font in fams})
     font = (at_size or fams).most_common(1)[0][0]
-    return Body(size, bold > total * 0.5, left, max(right, left + 100), font_family(font))
+    return Body(size, bold > total * 0.5, left, max(right, left + H.min_column), font_family(font))
 
 
 def _tally(styles: Counter[tuple[float, str, bool]], *, all_fonts: bool) -> tuple[Counter[float], Counter[str], int]:
@@ -97,7 +103,7 @@ def join_rows(lines: list[Line], skip: set[int]) -> list[Row]:
         mono = is_mono(line.font)
         if rows:
             r = rows[-1]
-            same_row = r.block == line.block and abs(line.y0 - r.y0) < 0.4 * max(line.size, 1.0) \
+            same_row = r.block == line.block and abs(line.y0 - r.y0) < H.same_baseline * max(line.size, 1.0) \
                 and line.x0 >= r.x1 - 1.0
             if same_row:
                 r.text = f"{r.text}  {line.text}"
@@ -118,7 +124,7 @@ def join_rows(lines: list[Line], skip: set[int]) -> list[Row]:
 def same_style(a: Row, b: Row) -> bool:
     """One type: size, weight, slant and typeface (a serif heading does not run on into sans-serif text;
     code lines between prose lines do not part them)."""
-    return abs(a.size - b.size) < 0.3 and a.bold == b.bold and a.italic == b.italic \
+    return abs(a.size - b.size) < H.same_size and a.bold == b.bold and a.italic == b.italic \
         and (a.mono or b.mono or a.font == b.font or font_family(a.font) == font_family(b.font))
 
 
