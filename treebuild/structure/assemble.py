@@ -11,6 +11,9 @@ from ..model import Mark, Node, Origin, Pos, SourceDoc
 
 __all__ = ["assemble", "attach", "PREFACE_TITLE", "FRONT_MATTER_TITLE", "number_nodes", "set_pages"]
 
+ID_DIGITS = 4
+"""Node ids have at least this many digits (PageIndex's ``0000``), more in a larger tree."""
+
 PREFACE_TITLE = "Preface"
 """Title of the node that holds the text before the first section."""
 FRONT_MATTER_TITLE = "Front matter"
@@ -112,7 +115,7 @@ def number_nodes(roots: list[Node]) -> None:
     """PageIndex-style ids in preorder, from ``0000``: 4 digits, more when the tree has over
     10,000 nodes, the same width for every node so that string order is preorder."""
     nodes = [node for root in roots for node in root.walk()]
-    width = max(4, len(str(len(nodes) - 1)))
+    width = max(ID_DIGITS, len(str(len(nodes) - 1)))
     for counter, node in enumerate(nodes):
         node.node_id = f"{counter:0{width}d}"
 

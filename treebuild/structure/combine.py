@@ -23,6 +23,15 @@ from .typography.headings import MAX_LEVEL, Heading, to_marks
 
 __all__ = ["same_heading", "nest", "merge_skeletons", "enrich_outline", "levels_from_numbering"]
 
+CONTAINED_CHARS = 8
+"""Two title keys on one page, the shorter this long or longer and held in the other, name one heading."""
+ENRICH_ENTRIES = 4
+"""A printed TOC completes an outline (it has entries the outline lacks) with at least this many entries ..."""
+ENRICH_RATIO = 1.5
+"""... and this many times the outline's entries, or with deeper levels than the outline's."""
+DOTTED_MARKS = 4
+"""Levels are re-derived from section numbers with at least this many dotted marks (and half of them)."""
+
 
 
 def _key(title: str) -> str:
@@ -37,7 +46,7 @@ def same_heading(a: Mark, b: Mark) -> bool:
     if ka and kb:
         if same_title(ka, kb):
             return True
-        if min(len(ka), len(kb)) >= 8 and (ka in kb or kb in ka):
+        if min(len(ka), len(kb)) >= CONTAINED_CHARS and (ka in kb or kb in ka):
             return True
     na, nb = parse_numbering(a.title), parse_numbering(b.title)
     return na is not None and nb is not None and na.kind == nb.kind and \
@@ -323,7 +332,7 @@ def enrich_outline(outline: list[Mark], toc: list[Mark]) -> list[Mark] | None:
 
     The TOC's entries and levels are kept; outline entries it lacks are added at their own level.
     """
-    if len(toc) < max(4, int(1.5 * len(outline))) and max((m.level for m in toc), default=0) <= \
+    if len(toc) < max(ENRICH_ENTRIES, int(ENRICH_RATIO * len(outline))) and max((m.level for m in toc), default=0) <= \
             max((m.level for m in outline), default=0):
         return None
     out = sorted(toc, key=lambda t: t.pos)
@@ -349,7 +358,7 @@ def levels_from_numbering(marks: list[Mark]) -> list[Mark]:
     """
     nums = [parse_numbering(m.title, entry=True) for m in marks]  # TOC rows: entries already
     dotted = [(i, n.parts) for i, n in enumerate(nums) if n is not None and n.kind in ("decimal", "exhibit")]
-    if len(dotted) < max(4, len(marks) // 2):
+    if len(dotted) < max(DOTTED_MARKS, len(marks) // 2):
         return marks
     prefix = common_prefix([p for _, p in dotted])
     depth = {i: max(1, len(p) - prefix) for i, p in dotted}

@@ -319,6 +319,11 @@ class Heuristics:
     schedule_window: int = 6
     """The schedules follow the signature page within this many pages (index, auditor's report); a
     ``Schedule I`` further on is an attachment of an exhibit."""
+    caps_share: float = 0.9
+    """A filing's line whose letters are this share capitals is set in capitals (a title in plain type)."""
+    title_line_chars: int = 160
+    """A title's line is at most this long (a Part's or an Item's heading, an exhibit's title line);
+    longer is running text that names one."""
     schedule_run_on: int = 2
     """A schedule page may run on to this many pages without a title block of their own."""
     tight_between: float = 0.3

@@ -27,6 +27,7 @@ from ..settings import ModelConfig
 from ..text.furniture import PageFurniture
 from ..text.normalize import one_line
 from .prompt import STRUCTURE_POLICY, StructurePolicy, structure_messages
+from .typography.model import MAX_LEVEL
 
 __all__ = ["model_marks", "model_structure", "ModelStructure", "ProposedSection", "ProposedSections",
            "MATCH_SCORE", "UNITS_PER_PAGE"]
@@ -39,6 +40,15 @@ LINE_CHARS = 120
 """A block's first line is shown up to this many characters."""
 CONFIDENCE = 0.6
 """Model marks rank below every deterministic source."""
+ANSWER_TOKENS = 60
+"""Completion tokens a structure request may use: this many ..."""
+ANSWER_TOKENS_PER_PAGE = 40
+"""... plus this many per page it shows (a few headings a page)."""
+PAGE_TOKENS = 8
+"""Tokens a page costs in a request beyond its lines' (its ``=== page N ===`` line; each line one more)."""
+RUN_IN_CHARS = 3
+"""A proposed title is also compared with the start of a line this much longer than it (a heading
+run in with its first sentence)."""
 
 
 class ProposedSection(BaseModel):
@@ -93,7 +103,7 @@ def model_structure(doc: SourceDoc, config: ModelConfig, usage: Usage, *, transp
             shown = [(p + 1, "\n".join(line.text for line in shown_lines[p])) for p in window]
             try:
                 return await client.structured(structure_messages(title, shown), ProposedSections,
-                                               max_tokens=60 + 40 * len(window))
+                                               max_tokens=ANSWER_TOKENS + ANSWER_TOKENS_PER_PAGE * len(window))
             except ModelError:
                 return None  # counted in usage.failures by the client
 
@@ -109,7 +119,7 @@ def model_structure(doc: SourceDoc, config: ModelConfig, usage: Usage, *, transp
         if pos is None:
             result.dropped.append(f"{section.title} (page {section.page})")
             continue
-        found.setdefault(pos, Mark(title=one_line(section.title), level=max(1, min(section.level, 6)), pos=pos,
+        found.setdefault(pos, Mark(title=one_line(section.title), level=max(1, min(section.level, MAX_LEVEL)), pos=pos,
                                    origin=Origin.model, confidence=CONFIDENCE))
     marks = sorted(found.values(), key=lambda m: m.pos)
     if marks:
@@ -153,7 +163,7 @@ def _windows(pages: list[list[_Line]], budget: int) -> list[list[int]]:
     windows: list[list[int]] = [[]]
     tokens = 0
     for p, lines in enumerate(pages):
-        cost = 8 + sum(count_tokens(line.text) + 1 for line in lines)
+        cost = PAGE_TOKENS + sum(count_tokens(line.text) + 1 for line in lines)
         if windows[-1] and tokens + cost > budget:
             windows.append([])
             tokens = 0
@@ -169,7 +179,7 @@ def _key(text: str) -> str:
 def _score(title: str, line: str) -> float:
     if not title or not line:
         return 0.0
-    head = line[: len(title) + 3]  # a heading run in with its first sentence
+    head = line[: len(title) + RUN_IN_CHARS]  # a heading run in with its first sentence
     return max(fuzz.ratio(title, line), fuzz.ratio(title, head))
 
 

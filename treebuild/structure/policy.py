@@ -26,6 +26,9 @@ from .typography.headings import to_marks
 
 __all__ = ["StructureResult", "combine"]
 
+SHORT_DOC_PARTS = 10
+"""In a short document, a section longer than this fraction of it (a tenth) gets finer headings."""
+
 
 @dataclass
 class StructureResult:
@@ -83,4 +86,4 @@ def combine(doc: SourceDoc, layout: Layout, settings: BuildSettings, model_confi
 def _min_pages(doc: SourceDoc, settings: BuildSettings) -> int:
     """Sections longer than this get finer headings from the body: the node page limit, or a tenth
     of a short document (a 40-page 10-Q's 5-page section is long for it)."""
-    return max(1, min(settings.max_node_pages, len(doc.units) // 10))
+    return max(1, min(settings.max_node_pages, len(doc.units) // SHORT_DOC_PARTS))

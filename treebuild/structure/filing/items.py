@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from ...model import Line, Mark, SourceDoc
 from ...text.numbering import Numbering, parse_numbering
 from ...text.patterns import roman_value
+from ..heuristics import HEURISTICS as H
 
 __all__ = ["form_label", "SecHeading", "sec_headings", "is_filing", "cover_page", "item_order", "PART_LEVEL",
            "ITEM_LEVEL", "END_TITLES", "COVER_PARTS", "auditor_report_line", "split_part_items"]
@@ -47,6 +48,18 @@ def form_label(text: str, kind: str) -> Numbering | None:
 def _head(text: str, n: Numbering) -> str:
     """The label as printed at the start of ``text`` (without the title after it)."""
     return text[: len(text) - len(n.rest)].strip() if n.rest else text
+
+
+TITLE_LOOKAHEAD = 3
+"""A label without its title on its line takes it from one of the next this many lines ..."""
+TITLE_BELOW = 1.2
+"""... beside it, or under it at most this many of the label's type sizes down."""
+LARGER_LABEL = 1.08
+"""A Part or Item label set this much larger than the body is a heading without bold or capitals."""
+ITEM_SENTENCE_WORDS = 12
+"""An Item line ending in a stop after more than this many words is a sentence that names the Item."""
+MIN_ITEMS = 3
+"""Fewer Items found are references in the text, not the filing's skeleton."""
 _INITIALS = frozenset("pPiI\u0130\u0131")
 """First letters a ``Part``/``Item`` line can have under ``re.IGNORECASE`` (dotted and dotless i too)."""
 _COVER = re.compile(r"\bform\s+(?:10-k|10-q|20-f|40-f|8-k|10-kt|10-qt)\b", re.IGNORECASE)
@@ -122,12 +135,13 @@ def _title_after(lines: list[Line], j: int, rest: str) -> tuple[str, list[int]]:
     used = [j]
     if rest:
         return rest, used
-    for k in range(j + 1, min(j + 4, len(lines))):
+    for k in range(j + 1, min(j + 1 + TITLE_LOOKAHEAD, len(lines))):
         nxt = lines[k]
         beside = nxt.x0 > line.x1 - 1 and (abs(nxt.y0 - line.y0) < 0.5 * line.size or nxt.block == line.block
                                             and line.y0 - _WRAP_ROWS * line.size < nxt.y0 < line.y0)
         # (a title wrapped beside its label, the label set at the rows' middle: a table cell's default)
-        below = nxt.block == line.block and 0 <= nxt.y0 - line.y1 < 1.2 * line.size and (nxt.bold or nxt.text.isupper())
+        below = (nxt.block == line.block and 0 <= nxt.y0 - line.y1 < TITLE_BELOW * line.size
+                 and (nxt.bold or nxt.text.isupper()))
         if (beside or below) and not (form_label(nxt.text, "part") or form_label(nxt.text, "item")):
             used.append(k)
             return " ".join([nxt.text.strip(), *_wrapped(lines, k, used)]), used
@@ -165,7 +179,7 @@ _SAME_SIZE = 0.3
 def _starts_row(prev: Line | None, line: Line) -> bool:
     """``line`` opens a row of its own: a new block, a gap above, text beside on its baseline, or
     an Item set right under its Part. (Asked only of lines opening with a Part's or Item's letter.)"""
-    return prev is None or prev.block != line.block or line.y0 - prev.y1 > 0.45 * line.size \
+    return prev is None or prev.block != line.block or line.y0 - prev.y1 > H.line_gap * line.size \
         or (abs(line.y0 - prev.y0) < 0.5 * line.size and prev.x1 < line.x0) \
         or form_label(prev.text, "part") is not None
 
@@ -189,7 +203,7 @@ def sec_headings(doc: SourceDoc, pages: range | None = None, *, skip_pages: set[
             if line.text[:1] not in _INITIALS or not _starts_row(before, line):
                 continue
             text = " ".join(line.text.split())
-            if len(text) > 160:
+            if len(text) > H.title_line_chars:
                 continue
             kind = "part"
             m = form_label(text, kind)
@@ -199,12 +213,12 @@ def sec_headings(doc: SourceDoc, pages: range | None = None, *, skip_pages: set[
             if m is None:
                 continue
             word = "PART" if kind == "part" else "ITEM"
-            if not (line.bold or _caps_word(text, word) or (body_size and line.size > body_size * 1.08)):
+            if not (line.bold or _caps_word(text, word) or (body_size and line.size > body_size * LARGER_LABEL)):
                 continue
             rest = m.rest
             if rest and (rest[0].islower() or _NOT_TITLE.match(rest)):
                 continue  # "Item 15 of this Annual Report ...": a reference, not a heading
-            if kind == "item" and rest.endswith(".") and len(rest.split()) > 12:
+            if kind == "item" and rest.endswith(".") and len(rest.split()) > ITEM_SENTENCE_WORDS:
                 continue
             title_rest, used = _title_after(lines, j, rest)
             label = m.parts[0].upper()
@@ -260,6 +274,6 @@ def _in_form_order(found: list[SecHeading]) -> list[SecHeading]:
         h.part = part
         out.append(h)
     items = [h for h in out if h.kind == "item"]
-    if len(items) < 3:
+    if len(items) < MIN_ITEMS:
         return []
     return out

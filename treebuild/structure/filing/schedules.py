@@ -27,6 +27,8 @@ from ...model import Line, Mark, Origin, Pos, SourceDoc
 from ...text.normalize import squash_spaces
 from ...text.patterns import is_page_number
 from ..heuristics import HEURISTICS as H
+from ..typography.headings import NUMBERED_CONFIDENCE
+from .confidence import LAID_OUT, SCHEDULE_PART
 from .items import form_label
 from .patterns import AUDITOR_REPORT, COMPANY_LINE, PERIOD_LINE
 from .statements import TOP_CHARS, is_note, statement_title
@@ -42,7 +44,7 @@ _NOTES = re.compile(r"^notes? to\b", re.IGNORECASE)
 
 def _titled(ln: Line) -> bool:
     letters = [c for c in ln.text if c.isalpha()]
-    return ln.bold or (len(letters) >= 2 and sum(c.isupper() for c in letters) >= 0.9 * len(letters))
+    return ln.bold or (len(letters) >= 2 and sum(c.isupper() for c in letters) >= H.caps_share * len(letters))
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,7 +141,7 @@ def _notes(doc: SourceDoc, start: Pos, end: Pos, furniture: set[tuple[int, int]]
             number = int(m.group()) if (m := re.search(r"[0-9]+", text)) else 0
             if number > last:
                 last = number
-                out.append(Mark(text, level, pos, Origin.numbering, 0.8))
+                out.append(Mark(text, level, pos, Origin.numbering, NUMBERED_CONFIDENCE))
     return out
 
 
@@ -148,7 +150,7 @@ def schedule_marks(doc: SourceDoc, start: int, end: Pos, furniture: set[tuple[in
     auditor's report and schedule at level 2, a schedule's statements and notes at level 3, its
     numbered notes at level 4. A block that is one schedule (no index page, no report) is that
     schedule at level 1: a group of one is no group."""
-    marks = [Mark(SCHEDULES_TITLE, 1, Pos(start, 0), Origin.filing, 0.8)]
+    marks = [Mark(SCHEDULES_TITLE, 1, Pos(start, 0), Origin.filing, LAID_OUT)]
     label, part = "", ""
     notes_from: Pos | None = None
     for u in range(start, end.unit if end.char == 0 else end.unit + 1):
@@ -156,16 +158,16 @@ def schedule_marks(doc: SourceDoc, start: int, end: Pos, furniture: set[tuple[in
         if title is None:
             continue
         if title.kind == "report":
-            marks.append(Mark(title.name, 2, Pos(u, 0), Origin.filing, 0.8))
+            marks.append(Mark(title.name, 2, Pos(u, 0), Origin.filing, LAID_OUT))
             label, part = "", ""
         if title.kind != "label":
             continue
         if title.label != label:
-            marks.append(Mark(title.name, 2, Pos(u, 0), Origin.filing, 0.8))
+            marks.append(Mark(title.name, 2, Pos(u, 0), Origin.filing, LAID_OUT))
             label, part = title.label, ""
         if title.part and title.part.casefold() != part.casefold():
             pos = Pos(u, title.part_char) if marks[-1].pos == Pos(u, 0) else Pos(u, 0)
-            marks.append(Mark(title.part, 3, pos, Origin.filing, 0.7))
+            marks.append(Mark(title.part, 3, pos, Origin.filing, SCHEDULE_PART))
             part = title.part
             if _NOTES.match(part) and notes_from is None:
                 notes_from = Pos(u, title.part_char)

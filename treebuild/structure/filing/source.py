@@ -10,6 +10,7 @@ from ..combine import nest
 from ..layout import Layout
 from ..sources import Proposal
 from ..typography.headings import Heading
+from .confidence import FORM
 from .items import (
     COVER_PARTS,
     END_TITLES,
@@ -30,7 +31,7 @@ def sec_skeleton(sec: list[SecHeading]) -> list[Mark]:
     """Parts at level 1 and Items at level 2 (level 1 when the filing prints no Parts)."""
     parts = any(h.kind == "part" for h in sec)
     return [Mark(title=h.title, level=h.level if parts else 1, pos=Pos(h.unit, h.char), origin=Origin.sec,
-                 confidence=0.9) for h in sec]
+                 confidence=FORM) for h in sec]
 
 
 class FilingProposal(Proposal):

@@ -16,13 +16,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ...model import Line, Mark, Origin, Pos, SourceDoc
+from ...text.furniture import PAGE_HEIGHT
 from ...text.normalize import normalize_title, squash_spaces
 from ...text.numbering import parse_numbering
 from ..toc.detect import TocPages, entry_like, page_rows, right_edge, row_entry
 from ..toc.pagemap import PageMap
 from ..toc.parse import TocEntry, parse_rows
 from ..toc.place import PageTexts, place_entries
-from ..typography.headings import HeadingScan
+from ..typography.headings import HEADING_CONFIDENCE, NUMBERED_CONFIDENCE, HeadingScan
 from .patterns import COMPANY, STATEMENT_TITLE
 
 __all__ = ["StatementsIndex", "find_statements_index", "statement_marks", "statements_start", "nest_notes",
@@ -31,6 +32,12 @@ __all__ = ["StatementsIndex", "find_statements_index", "statement_marks", "state
 STATEMENTS_TITLE = "Financial Statements"
 TOP_CHARS = 250
 """At most this much text (a company name, the Item heading, a legend) above a page-top title."""
+INDEX_TITLE_LINES = 8
+"""The statements index's title is among the first this many lines of its page ..."""
+INDEX_MIN_ROWS = 3
+"""... with at least this many "title ... page" rows under it (and on each page it runs on to)."""
+FIRM_TITLE_WORDS = 3
+"""An auditor's report's index title without its firm's name keeps at least this many words."""
 
 _INDEX = re.compile(r"^(?:.{0,60}\s)?index (?:to|of) (?:the )?(?P<what>(?:consolidated |combined )?(?:condensed )?"
                     r"financial statements(?: and (?:financial statement |supplementary |supplemental )?"
@@ -91,7 +98,7 @@ def find_statements_index(doc: SourceDoc, units: range, furniture: set[tuple[int
     or Item 15's list of what is filed, is not one)."""
     for u in units:
         before = 0
-        for _, ln in _content(doc, u, furniture)[:8]:
+        for _, ln in _content(doc, u, furniture)[:INDEX_TITLE_LINES]:
             text = squash_spaces(ln.text)
             m = _INDEX.match(text)
             if m is None:
@@ -105,12 +112,12 @@ def find_statements_index(doc: SourceDoc, units: range, furniture: set[tuple[int
             if idx is None:
                 break
             edge = right_edge(rows)
-            if sum(1 for r in rows[idx + 1:] if entry_like(row_entry(r, edge), r)) < 3:
+            if sum(1 for r in rows[idx + 1:] if entry_like(row_entry(r, edge), r)) < INDEX_MIN_ROWS:
                 break
             pages = [u]
             while pages[-1] + 1 < len(doc.units):
                 got, total = _entry_rows(doc, pages[-1] + 1)
-                if got < 3 or got < 0.5 * total:
+                if got < INDEX_MIN_ROWS or got < 0.5 * total:
                     break
                 pages.append(pages[-1] + 1)
             what = m.group("what")
@@ -153,14 +160,14 @@ def _index_entries(doc: SourceDoc, index: StatementsIndex, end: Pos,
                    furniture: set[tuple[int, int]]) -> list[tuple[str, int, Pos, float]]:
     """(title, printed level, position, confidence) of the index entries found after the index."""
     rows = {u: page_rows(doc, u) for u in index.pages}
-    toc = TocPages(pages=index.pages, rows=rows, heights={u: doc.units[u].height or 792.0 for u in index.pages},
+    toc = TocPages(pages=index.pages, rows=rows, heights={u: doc.units[u].height or PAGE_HEIGHT for u in index.pages},
                    paged=True, first_row=index.title_row + 1)
     entries = [e for e in parse_rows(toc) if not re.fullmatch(r"(?i)pages?(?: no\.?)?", e.title.strip())]
     if not entries:
         return []
     for e in entries:  # "Report of ... Firm (KPMG LLP, Santa Clara, PCAOB ID 185)": the body prints no firm
         bare = _FIRM.sub(r"\g<report>\g<firm>", _TRAILING_NOTE.sub("", e.title))
-        if len(bare.split()) >= 3:
+        if len(bare.split()) >= FIRM_TITLE_WORDS:
             e.title = bare
     last = index.pages[-1]
     texts = PageTexts(doc)
@@ -186,16 +193,16 @@ def _heading_entries(scan: HeadingScan, start: Pos, end: Pos) -> list[tuple[str,
             continue
         if NOTES_TO.match(h.title):
             if not seen_notes_to:
-                out.append((h.title, pos, 0.6))
+                out.append((h.title, pos, HEADING_CONFIDENCE))
                 seen_notes_to = True
             continue
         if STATEMENT_TITLE.match(h.title):
-            out.append((h.title, pos, 0.6))
+            out.append((h.title, pos, HEADING_CONFIDENCE))
             continue
         number = _note_number(h.title)
         if number is not None and number > last_note:
             last_note = number
-            out.append((h.title, pos, 0.8))
+            out.append((h.title, pos, NUMBERED_CONFIDENCE))
     return out
 
 

@@ -28,10 +28,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ...model import Line, Mark, Origin, Pos, SourceDoc
+from ...text.furniture import PAGE_HEIGHT
 from ...text.normalize import squash_spaces
 from ..combine import same_heading
+from ..heuristics import HEURISTICS as H
 from ..toc.detect import listing_page
-from ..typography.headings import HeadingScan, body_text_like, scan_headings
+from ..typography.headings import HEADING_CONFIDENCE, NUMBERED_CONFIDENCE, HeadingScan, body_text_like, scan_headings
+from .confidence import FORM, LAID_OUT
 from .items import SecHeading
 from .schedules import find_schedules, schedule_marks
 from .statements import (
@@ -53,6 +56,22 @@ EXHIBITS_TITLE = "Exhibits"
 SIGNATURES_TITLE = "Signatures"
 _TOP_SHARE = 0.35  # a page-top label sits in this top share of the page
 _MIN_INNER_PAGES = 3  # shorter exhibits (consents, certifications) are read whole
+CELL_GAP = 4
+"""Points of blank beside a line beyond which other text at its height is a cell of the same row."""
+LABEL_LINES = 6
+"""An exhibit's label is among the first this many lines of its page ..."""
+REFERENCE_CHARS = 120
+"""... and a label followed by more text than this on its line is a sentence that refers to an exhibit."""
+INDEX_LABELS = 3
+"""A page that prints this many exhibit labels is an exhibit index, not an exhibit."""
+TITLE_LINES = 3
+"""An exhibit's name is the rest of its label's line, else up to this many title lines under it ..."""
+TITLE_TOP = 0.5
+"""... in the page's upper part (this share of its height) ..."""
+TITLE_CHARS = 150
+"""... and no longer than this in all."""
+INNER_NUMBERED = 4
+"""An exhibit with this many numbered articles or sections is divided by them alone."""
 
 _EXHIBIT = re.compile(r"^(?:exhibit|ex\.?)\s*[-\u2013\u2014]?\s*(?P<num>[0-9]{1,3}(?:\.[0-9]{1,3}){0,2}"
                       r"(?:\([a-z0-9]{1,3}\))?[a-z]?)\b\s*[.:\-\u2013\u2014]?\s*(?P<rest>.*)$", re.IGNORECASE)
@@ -76,7 +95,7 @@ class Exhibit:
 
 def _caps(text: str) -> bool:
     letters = [c for c in text if c.isalpha()]
-    return len(letters) >= 2 and sum(c.isupper() for c in letters) >= 0.9 * len(letters)
+    return len(letters) >= 2 and sum(c.isupper() for c in letters) >= H.caps_share * len(letters)
 
 
 def _content_lines(doc: SourceDoc, unit: int, furniture: set[tuple[int, int]]) -> list[tuple[int, Line]]:
@@ -90,7 +109,7 @@ def _alone(line: Line, lines: Iterable[tuple[int, Line]]) -> bool:
             continue
         overlap = min(other.y1, line.y1) - max(other.y0, line.y0)
         if overlap > 0.5 * min(other.y1 - other.y0, line.y1 - line.y0) and \
-                (other.x0 > line.x1 + 4 or other.x1 < line.x0 - 4):
+                (other.x0 > line.x1 + CELL_GAP or other.x1 < line.x0 - CELL_GAP):
             return False
     return True
 
@@ -102,7 +121,7 @@ def _under(line: Line, above: Line) -> bool:
 
 
 def _height(doc: SourceDoc, unit: int) -> float:
-    return doc.units[unit].height or 792.0
+    return doc.units[unit].height or PAGE_HEIGHT
 
 
 def _exhibit_title(lines: list[tuple[int, Line]], k: int, label_line: Line, rest: str,
@@ -115,17 +134,17 @@ def _exhibit_title(lines: list[tuple[int, Line]], k: int, label_line: Line, rest
         return rest, end
     parts: list[str] = []
     above: Line | None = None
-    for _, ln in lines[k + 1:k + 4]:
+    for _, ln in lines[k + 1:k + 1 + TITLE_LINES]:
         text = squash_spaces(ln.text)
-        if ln.y0 > height * 0.5 or len(text) > 160 or _QUALIFIER.match(text) or _EXHIBIT.match(text) \
-                or not _alone(ln, lines) or (above is not None and not _under(ln, above)):
+        if ln.y0 > height * TITLE_TOP or len(text) > H.title_line_chars or _QUALIFIER.match(text) \
+                or _EXHIBIT.match(text) or not _alone(ln, lines) or (above is not None and not _under(ln, above)):
             break
         if not (ln.bold or _caps(text)) or text.endswith(":"):
             break
         parts.append(text)
         above = ln
         end = ln.char + len(ln.text)
-        if sum(len(p) for p in parts) > 150:
+        if sum(len(p) for p in parts) > TITLE_CHARS:
             break
     return " ".join(parts).rstrip(",;: "), end
 
@@ -138,17 +157,17 @@ def find_exhibits(doc: SourceDoc, units: range, furniture: set[tuple[int, int]])
     seen: set[str] = set()
     for u in units:
         lines = _content_lines(doc, u, furniture)
-        if sum(1 for _, ln in lines if _EXHIBIT.match(squash_spaces(ln.text))) >= 3:
+        if sum(1 for _, ln in lines if _EXHIBIT.match(squash_spaces(ln.text))) >= INDEX_LABELS:
             continue  # an exhibit index (Item 15's list), not an exhibit
         height = _height(doc, u)
         before = 0
-        for k, (_, ln) in enumerate(lines[:6]):
+        for k, (_, ln) in enumerate(lines[:LABEL_LINES]):
             text = squash_spaces(ln.text)
             m = _EXHIBIT.match(text)
             if m is not None and ln.y0 < height * _TOP_SHARE and _alone(ln, lines):
                 rest = m.group("rest").strip()
                 label = m.group("num")
-                if rest and (rest[0].islower() or len(rest) > 120):
+                if rest and (rest[0].islower() or len(rest) > REFERENCE_CHARS):
                     break  # "Exhibit 10.1 to the Company's Form 8-K ...": a reference
                 if label.casefold() not in seen:
                     seen.add(label.casefold())
@@ -172,7 +191,7 @@ def find_signatures(doc: SourceDoc, start: Pos, end: Pos,
         prev: Line | None = None
         for _, ln in lines:
             pos = Pos(u, ln.char)
-            opens = prev is None or prev.block != ln.block or ln.y0 - prev.y1 > 0.45 * ln.size
+            opens = prev is None or prev.block != ln.block or ln.y0 - prev.y1 > H.line_gap * ln.size
             prev = ln
             if pos <= start or pos >= end:
                 continue
@@ -197,7 +216,7 @@ def _exhibit_inner(doc: SourceDoc, ex: Exhibit, end: Pos) -> list[Mark]:
              and not _QUALIFIER.match(h.title) and not body_text_like(h.title) and not _EXHIBIT.match(h.title)]
     numbered = [h for h in found if h.numbering is not None and h.numbering.kind in _INNER_KINDS]
     if len([h for h in numbered if h.numbering is not None and h.numbering.kind != "decimal"]) >= 2 \
-            or len(numbered) >= 4:
+            or len(numbered) >= INNER_NUMBERED:
         found = numbered
     else:
         found = [h for h in found if h.numbering is None or h.numbering.kind in _INNER_KINDS]
@@ -207,7 +226,7 @@ def _exhibit_inner(doc: SourceDoc, ex: Exhibit, end: Pos) -> list[Mark]:
     rank = {lvl: i + 1 for i, lvl in enumerate(levels)}
     return [Mark(h.title, 2 + rank[h.level], Pos(h.unit, h.char),
                  Origin.numbering if h.numbering is not None and h.numbering.kind == "decimal" else Origin.heading,
-                 0.8 if h.numbering is not None else 0.6)
+                 NUMBERED_CONFIDENCE if h.numbering is not None else HEADING_CONFIDENCE)
             for h in found if h.level in rank]
 
 
@@ -315,16 +334,16 @@ def restructure_filing(doc: SourceDoc, marks: list[Mark], sec: list[SecHeading],
 
     out = [m for m in marks if not replaced(m)]
     if signatures is not None:
-        out.append(Mark(sig_title, 1, signatures, Origin.sec, 0.9))
+        out.append(Mark(sig_title, 1, signatures, Origin.sec, FORM))
     if statements is not None:
-        out.append(Mark(fs_title, 1, statements, Origin.filing, 0.8))
+        out.append(Mark(fs_title, 1, statements, Origin.filing, LAID_OUT))
         out.extend(fs_marks)
     out.extend(schedules)
     if exhibits:
-        out.append(Mark(EXHIBITS_TITLE, 1, ex_start, Origin.filing, 0.8))
+        out.append(Mark(EXHIBITS_TITLE, 1, ex_start, Origin.filing, LAID_OUT))
         for i, ex in enumerate(exhibits):
             nxt = exhibits[i + 1].pos if i + 1 < len(exhibits) else doc.end()
-            out.append(Mark(ex.title, 2, ex.pos, Origin.heading, 0.8))
+            out.append(Mark(ex.title, 2, ex.pos, Origin.heading, LAID_OUT))
             out.extend(_exhibit_inner(doc, ex, nxt))
     out.sort(key=lambda m: m.pos)  # stable: a block's title stays ahead of its first entry
     return out

@@ -15,6 +15,9 @@ from ...text.numbering import is_label, strip_numbering
 
 __all__ = ["outline_marks", "pos_from_y", "find_title_line"]
 
+TITLE_LINES = 3
+"""A title is matched on one line or wrapped over up to this many."""
+
 
 def outline_marks(doc: SourceDoc, furniture: PageFurniture | None = None) -> list[Mark]:
     """One mark per outline entry that points at a page of the document, in outline order.
@@ -95,7 +98,7 @@ def find_title_line(text: str, title: str, lo: int, hi: int) -> int | None:
     for idx, head in enumerate(normed):
         if not head or not (want == head or want.startswith(head + " ")):
             continue
-        joined = " ".join(x for x in normed[idx: idx + 3] if x)
+        joined = " ".join(x for x in normed[idx: idx + TITLE_LINES] if x)
         if joined == want or joined.startswith(want + " "):
             while idx > 0 and is_label(lines[idx - 1][1].strip()):
                 idx -= 1

@@ -54,6 +54,8 @@ __all__ = [
 ]
 
 
+SPACED_LETTERS = 4
+"""A title of this many single letters or more is one word letter-spaced (``C O N T E N T S``)."""
 _PAGE_CELL = re.compile(rf"(?:{PAGE_TOKEN})")
 _LEADER_ONLY = re.compile(rf"\s*{LEADER}\s*|\s*[.·…_]\s*")
 _TAIL_TOKEN = re.compile(rf"(?<![\w-])({PAGE_TOKEN})\s*$")
@@ -173,7 +175,7 @@ def toc_keyword(text: str) -> str | None:
     if len(text) > H.contents_raw_chars:
         return None
     words = text.split()
-    if words and len(words) >= 4 and all(len(w) == 1 for w in words):  # C O N T E N T S
+    if words and len(words) >= SPACED_LETTERS and all(len(w) == 1 for w in words):  # C O N T E N T S
         text = "".join(words)
     norm = normalize_title(text)
     if len(norm) > H.contents_title_chars or not norm:

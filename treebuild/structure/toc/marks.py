@@ -24,6 +24,9 @@ from .place import PageTexts, Placement, place_entries
 
 __all__ = ["TocResult", "toc_marks"]
 
+TITLE_CONFIDENCE = 0.9
+"""A part placed at its own title above its contents, on the TOC page (read there, not searched for)."""
+
 
 @dataclass
 class TocResult:
@@ -91,7 +94,7 @@ def _place_groups(placements: list[Placement]) -> list[Placement]:
     instead of under the previous section. Only an unplaced, page-less entry directly followed by
     a placed deeper one qualifies. A part whose title stands above its own contents (``at``) starts
     there, on the TOC page."""
-    out = [Placement(p.entry, Pos(p.entry.unit, p.entry.at), 0.9, "title") if p.entry.at >= 0 else p
+    out = [Placement(p.entry, Pos(p.entry.unit, p.entry.at), TITLE_CONFIDENCE, "title") if p.entry.at >= 0 else p
            for p in placements]
     for i in range(len(out) - 2, -1, -1):
         p, nxt = out[i], out[i + 1]

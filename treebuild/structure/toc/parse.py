@@ -24,6 +24,23 @@ from .detect import PAGELESS_WRAP, Cell, Row, TocPages, entry_like, margin_row, 
 
 __all__ = ["TocEntry", "parse_rows", "assign_levels", "parse_line"]
 
+INTRO_CHARS = 100
+"""A row above the first entry longer than this is an introductory paragraph (dropped with all above it) ..."""
+INTRO_STOP_CHARS = 30
+"""... as is one ending in a stop that is longer than this or starts in lower case."""
+TITLE_INDENT = 40
+"""Rows above the first entry indented more than this many points past the entries are a centred title."""
+WRAP_SIZE = 0.6
+"""A title's next line is set within this many points of its size."""
+WRAP_WIDTH = 0.6
+"""A title line filling this share of the column's width wraps onto the next row ..."""
+TITLE_EDGE = 2
+"""... when that row starts no more than this many points left of the title's edge."""
+PARENT_POINTS = 0.5
+"""An entry more than this many points larger than the next holds it (at the same indentation) ..."""
+PARENT_BOLD_POINTS = 0.1
+"""... as does a bold unnumbered entry over a plain one, down to this many points smaller."""
+
 
 
 @dataclass
@@ -217,9 +234,9 @@ def _trim(entries: list[TocEntry], paged: bool) -> list[TocEntry]:
     start = 0
     for i in range(anchors[0]):  # an introductory paragraph: drop it and all above it
         t = entries[i].title
-        if len(t) > 100 or t.endswith((".", ";", ":")) and (len(t) > 30 or t[:1].islower()):
+        if len(t) > INTRO_CHARS or t.endswith((".", ";", ":")) and (len(t) > INTRO_STOP_CHARS or t[:1].islower()):
             start = i + 1
-    while start < anchors[0] and entries[start].x0 > left + 40:
+    while start < anchors[0] and entries[start].x0 > left + TITLE_INDENT:
         start += 1
     end = len(entries)
     if paged:
@@ -318,7 +335,7 @@ def _continues_title(prev: _Raw, r: _Raw, after: _Raw | None, right: float, page
     """
     if parse_numbering(r.title, entry=True) is not None or r.x0 < prev.x0 - 1 or r.unit != prev.unit:
         return False
-    if abs(r.size - prev.size) > 0.6:
+    if abs(r.size - prev.size) > WRAP_SIZE:
         return False
     if _OPEN_END.search(prev.title):
         return True
@@ -326,7 +343,7 @@ def _continues_title(prev: _Raw, r: _Raw, after: _Raw | None, right: float, page
     if not r.has_page:  # in a contents without pages, a row that ran to the column's right edge wrapped
         return _middle_line(prev, r, after) or not paged and span > 0 and r.x0 >= prev.x0 - 1 \
             and prev.x1 - prev.x0 >= PAGELESS_WRAP * span
-    if span > 0 and (prev.x1 - prev.x0) >= 0.6 * span and r.x0 >= prev.title_x0 - 2:
+    if span > 0 and (prev.x1 - prev.x0) >= WRAP_WIDTH * span and r.x0 >= prev.title_x0 - TITLE_EDGE:
         return True
     alone = after is None or after.unit != r.unit or abs(after.x0 - r.x0) > 1.0
     return alone and r.x0 > prev.x0 + 1 and r.bold == prev.bold and not prev.title.endswith((".", ":", "!", "?"))
@@ -339,7 +356,7 @@ def _middle_line(prev: _Raw, r: _Raw, after: _Raw | None) -> bool:
     aligned with it and not numbered, ends the entry with its page."""
     if after is None or after.unit != r.unit or not after.has_page or abs(after.x0 - r.x0) > 1.0:
         return False
-    if not prev.title_x0 - 2 <= r.x0 <= prev.title_x0 + H.hanging_indent or r.bold != prev.bold:
+    if not prev.title_x0 - TITLE_EDGE <= r.x0 <= prev.title_x0 + H.hanging_indent or r.bold != prev.bold:
         return False
     return r.x1 - r.x0 >= H.middle_line_width * (prev.x1 - prev.title_x0) \
         and parse_numbering(after.title, entry=True) is None
@@ -353,9 +370,9 @@ def _can_parent(p: TocEntry, e: TocEntry) -> bool:
         return True
     if e.x0 < p.x0 - H.indent_tolerance:
         return False
-    if p.size > e.size + 0.5:
+    if p.size > e.size + PARENT_POINTS:
         return True
-    return p.bold and not e.bold and p.size >= e.size - 0.1 and p.label is None and e.label is None
+    return p.bold and not e.bold and p.size >= e.size - PARENT_BOLD_POINTS and p.label is None and e.label is None
 
 
 def assign_levels(entries: list[TocEntry]) -> list[TocEntry]:

@@ -30,6 +30,43 @@ from .parse import TocEntry
 __all__ = ["Placement", "PageTexts", "place_entries"]
 
 _WINDOW = (0, 1, -1, 2, -2, 3, -3)
+"""Pages tried for an entry, by their distance from the page its reference maps to."""
+
+# how sure a match on the page is (``_exact_on_page``), and the confidence a placement gets (``_confidence``)
+SURE = 1.0
+"""The title (or its number and title) read whole on one line, or joined lines."""
+NUMBER_APART = 0.95
+"""The title with its number on a line of its own above (``CHAPTER`` / ``SIX`` / ``Title``), or the bare
+title in a heading's type with no other section number just above it."""
+BY_LABEL = 0.9
+"""The entry's number opening a line, its title words elsewhere on the page (a margin heading); or its
+short title alone in a heading's type."""
+EXACT_CONFIDENCE = (0.95, 0.9, 0.85)
+"""An exact match's confidence on the expected page, one page off, further off (times how sure it was)."""
+LABEL_CONFIDENCE = (0.8, 0.75)
+"""A match by number: its confidence within one page of the expected one, further off ..."""
+LABEL_SURE = 0.9
+"""... in full when the words after the number are this similar, else scaled down to half."""
+FUZZY_CONFIDENCE = (0.3, 0.45, 2.0, 0.05)
+"""A fuzzy match's confidence: at least the first, from the second at ``Heuristics.fuzzy_min`` up by
+the third per unit of similarity above it, less the fourth per page from the expected one."""
+JOIN_LINES = 3
+"""A title is looked for on one line, or joined with the lines after it up to this many lines ..."""
+JOIN_SLACK = 8
+"""... while the joined text is shorter than the title plus this many characters."""
+FUZZY_JOIN_LINES = 12
+"""For a fuzzy match, up to this many lines are joined (a heading set one word per line) ..."""
+FUZZY_SLACK = 4
+"""... up to the title's length plus this many characters, and compared over that length."""
+HEAD_SLACK = 5
+"""A line opening with the title is its heading when at most this many characters longer (``(Cont.)``)."""
+PAGE_FUZZY_SLACK = 6
+"""A page is searched for a fuzzy match only when its text holds the title this similar (``partial_ratio``,
+in points below ``Heuristics.fuzzy_min``): a cheap test first."""
+HEADING_POINTS = 0.5
+"""A line more than this many points larger than its page's body size is in a heading's type."""
+NEAR_PAGES = 3
+"""Pages nearest the search's start where bold and size are read, for an entry with no page to aim at."""
 _LEAD_WORD_SET = frozenset(normalize_title(w) for w in (*LABEL_KEYWORDS, *LONE_LABEL_WORDS, *FOREIGN_LABEL_WORDS))
 """Label words as :func:`normalize_title` prints them (``chap.`` is ``chap``): a heading's introducing word."""
 _LEAD_WORDS = re.compile(rf"^(?:{keyword_alternation(sorted(_LEAD_WORD_SET))}) ")
@@ -176,8 +213,8 @@ def _joins(norms: list[str], k: int, target: int, broken: list[bool] | None = No
     joined = norms[k]
     out = [joined]
     glued = joined if broken is not None else None
-    for j in range(k + 1, min(k + 3, len(norms))):
-        if len(joined) >= target + 8:
+    for j in range(k + 1, min(k + JOIN_LINES, len(norms))):
+        if len(joined) >= target + JOIN_SLACK:
             break
         if glued is not None and broken is not None:
             glued = f"{glued}{'' if broken[j - 1] else ' '}{norms[j]}"
@@ -265,19 +302,19 @@ def _exact_on_page(pt: PageTexts, unit: int, want: _Want, min_char: int,
     for k, (char, norm) in enumerate(tlines):
         for cand in _joins(norms, k, max(target, len(want.bare or "")), broken):
             if cand == full or cand.endswith(full) and _strip_lead(cand) == full:
-                return "exact", 1.0, char
+                return "exact", SURE, char
             if by_bare is None and bare_ok and cand == want.bare:
                 start = _lead_start(norms, k, want.label)
                 if start < k:  # "CHAPTER / SIX / Title": the number stands on a line of its own
-                    by_bare = ("exact", 0.95, tlines[start][0])
+                    by_bare = ("exact", NUMBER_APART, tlines[start][0])
         if full_word not in norm and not (by_label is None and labelled):
             continue
         head = _strip_lead(norm)
-        if head.startswith(full_word) and len(head) - target <= 5:
-            return "exact", 1.0, char
+        if head.startswith(full_word) and len(head) - target <= HEAD_SLACK:
+            return "exact", SURE, char
         if by_label is None and labelled and want.label is not None and _after_label(head, want.label) == "" \
                 and f" {want.bare} " in flat:
-            by_label = ("label", 0.9, char)
+            by_label = ("label", BY_LABEL, char)
     if by_bare is not None:
         return by_bare
     if by_label is not None or not typographic:
@@ -285,16 +322,16 @@ def _exact_on_page(pt: PageTexts, unit: int, want: _Want, min_char: int,
     lines = [(ln, t) for ln, t in pt.lines(unit) if ln.char >= min_char and t]
     body = pt.body_size(unit)
     for ln, norm in lines:
-        if not (ln.bold or ln.size > body + 0.5):
+        if not (ln.bold or ln.size > body + HEADING_POINTS):
             continue
         head = _strip_lead(norm)
         if norm.startswith(want.full + " ") or head.startswith(want.full + " "):
-            return "exact", 1.0, ln.char
+            return "exact", SURE, ln.char
         if want.bare is not None and (norm == want.bare or head == want.bare) and not _other_number_above(
                 tlines, ln.char, want.label):
-            return "exact", 0.95, ln.char
+            return "exact", NUMBER_APART, ln.char
         if short_here and norm == want.short:
-            return "exact", 0.9, ln.char
+            return "exact", BY_LABEL, ln.char
     return by_label
 
 
@@ -338,7 +375,7 @@ def _fuzzy_on_page(pt: PageTexts, unit: int, want: _Want, min_char: int) -> tupl
     if numbered:
         if f" {want.label} " not in flat:
             return None
-    elif fuzz.partial_ratio(want.bare or want.full, flat) < H.fuzzy_min * 100 - 6:
+    elif fuzz.partial_ratio(want.bare or want.full, flat) < H.fuzzy_min * 100 - PAGE_FUZZY_SLACK:
         return None
     norms = [t for c, t in pt.text_lines(unit) if c >= min_char]
     chars = [c for c, t in pt.text_lines(unit) if c >= min_char]
@@ -346,8 +383,8 @@ def _fuzzy_on_page(pt: PageTexts, unit: int, want: _Want, min_char: int) -> tupl
     best: tuple[str, float, int] | None = None
     for k in range(len(norms)):
         joined = norms[k]
-        for nxt in norms[k + 1:k + 12]:  # headings set one word per line exist
-            if len(joined) >= target + 4:
+        for nxt in norms[k + 1:k + FUZZY_JOIN_LINES]:  # headings set one word per line exist
+            if len(joined) >= target + FUZZY_SLACK:
                 break
             joined = f"{joined} {nxt}"
         for cand in (joined, _strip_lead(joined)):
@@ -356,11 +393,11 @@ def _fuzzy_on_page(pt: PageTexts, unit: int, want: _Want, min_char: int) -> tupl
                 rest = _after_label(cand, want.label)
                 if not rest:
                     continue
-                score = fuzz.ratio(want.bare, rest[: len(want.bare) + 4]) / 100.0
+                score = fuzz.ratio(want.bare, rest[: len(want.bare) + FUZZY_SLACK]) / 100.0
                 if score >= H.label_fuzzy_min and (best is None or score > best[1]):
                     best = ("label", score, chars[k])
             else:
-                score = fuzz.ratio(want.full, cand[: target + 4]) / 100.0
+                score = fuzz.ratio(want.full, cand[: target + FUZZY_SLACK]) / 100.0
                 if score >= H.fuzzy_min and (best is None or score > best[1]):
                     best = ("fuzzy", score, chars[k])
     return best
@@ -397,7 +434,7 @@ def place_entries(doc: SourceDoc, entries: list[TocEntry], toc_pages: list[int],
             units = list(range(max(floor.unit, 0), min(n - 1, hi) + 1))
         units = [u for u in units if 0 <= u < n and u >= floor.unit and u not in skip]
         placement = Placement(entry, None)
-        near = [u for u in units if abs(u - exp) <= 1] if exp is not None else units[:3]
+        near = [u for u in units if abs(u - exp) <= 1] if exp is not None else units[:NEAR_PAGES]
         if exp is None and nxt is not None:  # a page-less entry (a Part) heads the next entry's page or the one before
             near += [u for u in units if nxt - 1 <= u <= nxt and u not in near]
         # Pages are tried in window order, bold/size checks (typographic lines) only on the nearest
@@ -467,8 +504,9 @@ def _toc_end(pt: PageTexts, entries: list[TocEntry], last: int) -> Pos | None:
 def _confidence(how: str, score: float, unit: int, expected: int | None) -> float:
     dist = abs(unit - expected) if expected is not None else 1
     if how == "exact":
-        base = 0.95 if dist == 0 else 0.9 if dist == 1 else 0.85
+        base = EXACT_CONFIDENCE[min(dist, 2)]
         return round(base * score if score < 1 else base, 3)
     if how == "label":
-        return round((0.8 if dist <= 1 else 0.75) * (1.0 if score >= 0.9 else 0.5 + score / 2), 3)
-    return round(max(0.3, 0.45 + (score - H.fuzzy_min) * 2.0 - 0.05 * dist), 3)
+        return round(LABEL_CONFIDENCE[0 if dist <= 1 else 1] * (1.0 if score >= LABEL_SURE else 0.5 + score / 2), 3)
+    floor, base, slope, per_page = FUZZY_CONFIDENCE
+    return round(max(floor, base + (score - H.fuzzy_min) * slope - per_page * dist), 3)
