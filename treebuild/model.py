@@ -133,6 +133,9 @@ class Line:
     font: str = ""
     lead: int = 0  # characters of a run-in head opening the line in a larger type (``Europe — In March ...``)
     lead_size: float = 0.0  # ... and that type's size
+    italic: bool = False  # the face is italic or slanted (the reader reads it from the font, as ``bold``)
+    mono: bool = False  # the face is monospaced (code)
+    family: str = ""  # the typeface without weight and style (``timesnewroman``), to compare lines by
 
 
 @dataclass(slots=True)

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from itertools import accumulate
 
 from ..model import Line
+from .fonts import font_traits
 from .html_css import CONTENT_WIDTH, Style
 from .pdf_styles import Piece, typed_line
 
@@ -165,7 +166,7 @@ class Pager:
         char = page.chars + (1 if page.texts else 0)
         styled = typed_line(text, pieces, box, LEAD_STEP)
         line = Line(text, round(styled.size, 2), styled.bold, box[0], box[1], box[2], box[3], char, self.block,
-                    styled.font, styled.lead, round(styled.lead_size, 2))
+                    styled.font, styled.lead, round(styled.lead_size, 2), *font_traits(styled.font))
         page.lines.append(line)
         page.texts.append(text)
         page.chars = char + len(text)

@@ -42,6 +42,7 @@ import pymupdf
 
 from ..errors import ReadError
 from ..model import Line
+from .fonts import font_traits
 from .ocr import (
     WORKERS_ENV,
     Box,
@@ -578,7 +579,7 @@ def ocr_layout(lines: list[OcrLine], dpi: int) -> OcrPage:
             b0, b1, start = blocks[-1]
             blocks[-1] = (min(b0, y0), max(b1, y1), start)
         size = row_size  # a cell's few words would give a noisy size; its row's are more and of one type
-        out.append(Line(text, size, False, x0, y0, x1, y1, char, len(blocks) - 1, "OCR"))
+        out.append(Line(text, size, False, x0, y0, x1, y1, char, len(blocks) - 1, "OCR", 0, 0.0, *font_traits("OCR")))
         stroke = _stroke(ln.words)
         strokes.append(stroke / (size / scale) if stroke is not None and size > 0 else None)
         parts.append(text + "\n")

@@ -21,10 +21,19 @@ from ..errors import ReadError
 from ..model import Format, Line, OutlineEntry, SourceDoc, Table, Unit, UnitKind
 from ..settings import Limits
 from .common import file_digest
+from .fonts import font_traits
 from .limits import check_pages
 from .ocr import OcrMode, OcrRequest
 from .ocr_pages import read_pages
-from .pdf_styles import FontBook, Piece, StyledBlock, StyledLine, bold_font, page_styles, typed_line
+from .pdf_styles import (
+    FontBook,
+    Piece,
+    StyledBlock,
+    StyledLine,
+    bold_font,
+    page_styles,
+    typed_line,
+)
 from .pdf_tables import looks_tabular, page_tables
 from .pdf_words import PageWords, whole_words
 
@@ -282,9 +291,11 @@ def _page_layout(page: pymupdf.Page, text: str, tp: pymupdf.TextPage | None, boo
                 block_start = char
             x0, y0, x1, y1 = sl.box
             # positional, in the field order of ``Line`` (text, size, bold, x0, y0, x1, y1, char, block,
-            # font, lead, lead_size): a third cheaper than keywords, and a filing's table page has hundreds of lines
+            # font, lead, lead_size, italic, mono, family): a third cheaper than keywords, and a filing's
+            # table page has hundreds of lines; the font's traits are read once here, for every later stage
+            font = sl.font
             out.append(Line(stripped, round(sl.size, 2), sl.bold, x0, y0, x1, y1, char, bno,
-                            sl.font, sl.lead, round(sl.lead_size, 2)))
+                            font, sl.lead, round(sl.lead_size, 2), *font_traits(font)))
         if block_start is None:  # a block of white space only: it starts where the text stands
             block_start = cursor
         # the block's text starts at the beginning of its first line, not at the first non-blank

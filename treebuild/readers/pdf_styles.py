@@ -30,6 +30,8 @@ from typing import Any
 import pymupdf
 from pymupdf import mupdf
 
+from .fonts import FONT_CACHE
+
 __all__ = ["FontBook", "Piece", "StyledLine", "StyledBlock", "page_styles", "typed_line", "base_font", "bold_font"]
 
 SCALE = 1000.0
@@ -96,9 +98,6 @@ class StyledBlock:
     lines: list[StyledLine]
 
 
-FONT_CACHE = 1024
-"""Font names whose weight and base name are remembered (a document uses tens; subset prefixes differ
-per file)."""
 
 
 @functools.lru_cache(maxsize=FONT_CACHE)

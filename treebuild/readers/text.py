@@ -31,6 +31,7 @@ from ..errors import ReadError
 from ..model import Format, LayoutView, Line, SourceDoc, Unit, UnitKind
 from ..settings import Limits
 from .common import read_markup
+from .fonts import font_traits
 from .html import sniff_encoding, valid_utf8
 from .view import view_pages
 
@@ -49,6 +50,8 @@ _FONT = "PlainText"
 """The typeface name the lines carry: one face for the whole text (named as no code face is, since in
 plain text every line is set in the one fixed pitch: the heading rules' code-listing test is for a
 monospaced face among proportional ones)."""
+_TRAITS = font_traits(_FONT)
+"""Its italic, mono and family, set on every line as a PDF reader sets a line's (``readers.fonts``)."""
 _MARGIN = 36.0
 _MAX_HEADING_CHARS = 90
 """A line longer than this is text, whatever it looks like."""
@@ -193,7 +196,7 @@ def _line(row: str, k: int, head: _Head | None, char: int, block: int) -> Line:
     y0 = _MARGIN + k * BODY_SIZE * _LEADING
     x1 = x0 + len(stripped) * type_size * _ADVANCE
     return Line(stripped, type_size, head is not None, x0, y0, x1, y0 + type_size * _LEADING, char + indent, block,
-                _FONT)
+                _FONT, 0, 0.0, *_TRAITS)
 
 
 def _blocks(rows: list[str]) -> tuple[list[Unit], list[tuple[Line, int, int]]]:

@@ -15,7 +15,7 @@ from ..heuristics import HEURISTICS as H
 from ..toc.detect import listing_title
 from .filters import clean_title, heading_text, in_table, runs_on, text_beside
 from .model import Body, Heading, Row, StyleKey, TitleBlock
-from .rows import all_caps, font_family, same_style
+from .rows import all_caps, same_style
 
 _NUMBER_WORD = re.compile(rf"^{NUM_TOKEN}\.?$", re.IGNORECASE)
 _DATE_ONLY = re.compile(r"^\(?\s*[0-9]{1,2}[-/][0-9]{1,2}[-/][0-9]{2,4}\s*\)?$")
@@ -85,7 +85,7 @@ def _numbered_apart(row: Row, numbering: Numbering | None, body: Body) -> bool:
         return row.size >= body.size * H.small_heading
     # set apart by its typeface alone: a serif heading over sans-serif text, or the other way round
     return not row.mono and not row.italic and row.size >= body.size - H.same_size \
-        and font_family(row.font) != body.family
+        and row.family != body.family
 
 
 CENTRED_TOLERANCE = 12.0
@@ -120,7 +120,7 @@ def _run_in_heading(u: int, row: Row, line: Line, body: Body, numbering: Numberi
     runin = _run_in(row) if len(numbering.parts) >= 2 else None
     if runin is None:
         return None
-    style: StyleKey = (round(row.size * 2) / 2, row.bold, False, False, font_family(row.font))
+    style: StyleKey = (round(row.size * 2) / 2, row.bold, False, False, row.family)
     title = row.text[:row.text.find(runin.rest) + len(runin.rest)]
     return Heading(u, row.char, title, style, runin, row.y0, row.x0, 1, lines=(row.first,), run_in=True)
 
@@ -135,7 +135,7 @@ def _lead_head(u: int, row: Row, line: Line, body: Body) -> Heading | None:
     if not rest or rest[0] not in _LEAD_DASHES or not title[:1].isupper() \
             or len(title.split()) > H.run_in_words or not heading_text(title):
         return None
-    style: StyleKey = (round(line.lead_size * 2) / 2, row.bold, all_caps(title), False, font_family(row.font))
+    style: StyleKey = (round(line.lead_size * 2) / 2, row.bold, all_caps(title), False, row.family)
     return Heading(u, row.char, title, style, None, row.y0, row.x0, 1, lines=(row.first,), run_in=True)
 
 
@@ -303,7 +303,7 @@ def _heading(u: int, run: _Run, numbering: Numbering | None, label: _Label | Non
         numbering = parse_numbering(text) or numbering
     text = clean_title(text)  # capitals are the title's: ``HIGHLIGHTS (Second-Quarter 2023 ...)``
     style: StyleKey = (round(row.size * 2) / 2, row.bold, all_caps(text), _centred(run.rows, body),
-                       font_family(row.font))
+                       row.family)
     members = tuple(j for r in run.rows for j in r.members)
     return Heading(u, char, " ".join(text.split()), style, numbering, y0, row.x0, len(run.rows), label=lab,
                    lines=members, page_title=run.titled)

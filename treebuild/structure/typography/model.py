@@ -23,6 +23,7 @@ class Row:
     italic: bool
     mono: bool
     font: str
+    family: str  # the first line's typeface (``Line.family``)
     x0: float
     y0: float
     x1: float
