@@ -15,12 +15,15 @@ package's top; each kind of evidence has its own subpackage:
   use and carried in the build context to subdivision and summaries; thresholds live in
   ``heuristics``; shared text patterns, section numbering and title keys in the text layer below
   (``treebuild.text``);
-- ``sources``: plug-ins behind the ``Source`` protocol, each proposing marks with origin and
-  confidence: the PDF outline, declared headings (``declared``: DOCX, Markdown), the printed TOC,
-  typographic headings and numbering, SEC filings, the model (opt-in, ``model_fallback`` asking
-  with the ``prompt``, ``settings.structure_fallback``) and page windows (``windows``);
-- ``policy``: the small combine policy that chooses and merges proposals (``combine``), and names
-  the sources used in the tree's ``method``;
+- ``sources``: plug-ins behind the ``Source`` protocol, each proposing marks in a role (sections,
+  skeleton, headings, fallback) with origin and confidence: the PDF outline, declared headings
+  (``declared``: DOCX, Markdown), the printed TOC, SEC filings (a skeleton source that claims the
+  document: its proposal's hooks lay out the headings under it), typographic headings and
+  numbering, the model (opt-in, ``model_fallback`` asking with the ``prompt``,
+  ``settings.structure_fallback``) and page windows (``windows``);
+- ``policy``: the cascade, read top to bottom (sections, skeleton, headings, fallback), every
+  source behind a guard (one that raises is recorded and the cascade goes on); ``combine`` merges
+  skeletons and nests headings; the tree's ``method`` names the sources used;
 - ``assemble``: the one tree builder (``subdivide`` reuses it inside a span, for finer headings
   and for page windows alike).
 

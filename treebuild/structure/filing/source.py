@@ -1,14 +1,16 @@
 """The SEC filing structure source: Parts/Items as a skeleton, and the filing's own rules for the
-headings nested under it and for the tail after the last Item."""
+headings nested under it and for the tail after the last Item, as the hooks of its proposal (it
+claims a filing: ``Proposal.claims``)."""
 
 from __future__ import annotations
 
 import re
+from typing import ClassVar
 
 from ...model import Mark, Origin, Pos, SourceDoc, StructureSource
 from ..combine import nest
 from ..layout import Layout
-from ..sources import Proposal
+from ..sources import Proposal, Role, SourceContext
 from ..typography.headings import Heading
 from .confidence import FORM
 from .items import (
@@ -35,16 +37,16 @@ def sec_skeleton(sec: list[SecHeading]) -> list[Mark]:
 
 
 class FilingProposal(Proposal):
-    """Parts and Items, plus what the filing rules need later."""
+    """Parts and Items, plus what the filing rules need later; it claims the document when it is a
+    filing (Parts or Items found, or a filing's cover page)."""
 
     def __init__(self, filing: bool, sec: list[SecHeading], cover: int = 0, body_size: float = 0.0):
-        super().__init__(StructureSource.sec, sec_skeleton(sec), role="skeleton")
-        self.filing = filing
+        super().__init__(StructureSource.sec, sec_skeleton(sec), role=Role.skeleton, claims=filing)
         self.sec = sec
         self.cover = cover
         self.body_size = body_size
 
-    closing: re.Pattern[str] = END_TITLES
+    closing: ClassVar[re.Pattern[str] | None] = END_TITLES
     """Sections the form places after the last Part (Signatures ...): top level, never nested."""
 
     def own_headings(self, headings: list[Heading]) -> list[Heading]:
@@ -53,7 +55,7 @@ class FilingProposal(Proposal):
         page (``DOCUMENTS INCORPORATED BY REFERENCE`` before Part I), not a Part/Item line, not an
         auditor's report's addressee line (``To the Stockholders and the Board of Directors of ...``)
         nor the report's prescribed parts (``Basis for Opinion``, ``Critical Audit Matters``)."""
-        if not self.filing:
+        if not self.claims:
             return headings
         first = min(((h.unit, h.char) for h in self.sec), default=None)
         headings = [h for h in headings if h.unit > self.cover and not auditor_report_line(h.title)
@@ -71,26 +73,33 @@ class FilingProposal(Proposal):
         skeleton = split_part_items(skeleton)
         start = min((m.pos for m in skeleton), default=None)
         marks = nest(skeleton, ranked_by_look(headings, start), min_pages=min_pages, top_rank_only=True,
-                     closing=self.closing, peers=not self.sec,
+                     closing=END_TITLES, peers=not self.sec,
                      always=lambda s, i, heads: always_read(s, i, heads, self.body_size))
-        return back_pages(walked_through(marks, headings), headings, self.closing)
+        return back_pages(walked_through(marks, headings), headings, END_TITLES)
+
+    def nest_alone(self, headings: list[Heading]) -> list[Mark]:
+        """No Part or Item found: the filing's most prominent heading style, closing sections on top."""
+        return nest([], headings, top_rank_only=True, closing=END_TITLES)
 
     def refine(self, doc: SourceDoc, layout: Layout, marks: list[Mark]) -> list[Mark]:
         """The statements inside their Item and the tail after the last Item laid out, and the notes'
         sub-sections (``note_heads``)."""
         scan = layout.scan()
         marks = restructure_filing(doc, marks, self.sec, scan) if self.sec else marks
-        return note_heads(marks, self.own_headings(scan.major()), self.body_size) if self.filing else marks
+        return note_heads(marks, self.own_headings(scan.major()), self.body_size) if self.claims else marks
 
 
 class FilingSource:
     """SEC periodic reports: ``PART I`` .. ``PART IV`` and ``Item 1.`` .. ``Item 16.``."""
 
     name = StructureSource.sec
+    role = Role.skeleton
+    rank = 20
 
-    def propose(self, doc: SourceDoc, layout: Layout) -> FilingProposal:
+    def propose(self, doc: SourceDoc, context: SourceContext) -> FilingProposal:
         if not doc.paged:
             return FilingProposal(False, [])
+        layout = context.layout
         scan = layout.scan()
         sec = sec_headings(doc, skip_pages=scan.toc_pages | layout.toc_pages, skip_lines=scan.furniture,
                            body_size=scan.body_size)
