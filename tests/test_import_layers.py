@@ -29,7 +29,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("build and store", ("pipeline", "store")),
     ("stages", ("readers", "structure", "summarize")),
     ("shared services", ("llm", "text")),
-    ("foundation", ("model", "settings")),
+    ("foundation", ("model", "settings", "plugins")),
     ("base", ("errors", "collector")),
 ]
 

@@ -12,7 +12,7 @@ from structgen import Writer
 from treebuild.model import Mark, Origin, Pos, SourceDoc, StructureSource
 from treebuild.readers import read
 from treebuild.settings import BuildSettings
-from treebuild.structure.layout import analyze
+from treebuild.structure import analyze
 from treebuild.structure.policy import BUILT_IN_SOURCES, CASCADE, combine
 from treebuild.structure.sources import Proposal, Role, Source, SourceContext
 from treebuild.structure.typography.headings import Heading

@@ -306,7 +306,7 @@ class SourceDoc:
     """
 
     path: str
-    format: Format
+    format: Format | str  # a built-in format, or a plug-in reader's format name
     units: list[Unit]
     sha256: str
     size: int

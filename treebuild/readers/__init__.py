@@ -4,27 +4,36 @@ Each reader turns a file into a :class:`~treebuild.model.SourceDoc`: ordered uni
 and a source anchor, plus whatever structure the format itself declares. ``read`` checks the
 file first (exists, regular, not empty, content matching its suffix, under the size cap), so
 every reader starts from a plausible file, and the unit and character caps after reading,
-before any structure work. Reader modules (PyMuPDF, python-docx) are imported on first use.
+before any structure work.
+
+Readers are entry points of the ``treebuild.readers`` group (:mod:`treebuild.plugins`): treebuild's
+own register a :class:`ReaderSpec` (format, suffixes, the class imported on first use, so reading a
+Markdown file never imports PyMuPDF); a plug-in package may register a spec or a :class:`Reader`
+class. A suffix or a format two readers claim is an error naming both, never a race of install order.
 """
 
 from __future__ import annotations
 
 import errno
+import functools
 import os
+from dataclasses import dataclass
 from importlib import import_module
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..errors import ReadError, UnsupportedFormat
 from ..model import SourceDoc
+from ..plugins import PluginError, load_group
 from .limits import check_file_size, check_text
 
 if TYPE_CHECKING:
     from ..settings import Limits
     from .ocr import OcrRequest
 
-__all__ = ["Reader", "READERS", "reader_for", "format_for", "read", "preflight", "check_path", "SUPPORTED_SUFFIXES",
-           "FORMATS", "PASSWORD_ENV"]
+__all__ = ["Reader", "ReaderSpec", "READERS", "reader_for", "format_for", "read", "preflight", "check_path",
+           "SUPPORTED_SUFFIXES", "FORMATS", "PASSWORD_ENV", "ENTRY_POINT_GROUP", "PDF", "DOCX", "MARKDOWN", "HTML",
+           "TEXT"]
 
 
 class Reader(Protocol):
@@ -39,16 +48,61 @@ class Reader(Protocol):
     def read(self, path: Path, limits: Limits, password: str | None = None) -> SourceDoc: ...
 
 
-# format -> (module, class, suffixes); the module is imported when a file of that format is read
-_BACKENDS: dict[str, tuple[str, str, tuple[str, ...]]] = {
-    "pdf": (".pdf", "PdfReader", (".pdf",)),
-    "docx": (".docx", "DocxReader", (".docx",)),
-    "markdown": (".markdown", "MarkdownReader", (".md", ".markdown")),
-    "html": (".html", "HtmlReader", (".htm", ".html", ".xhtml")),
-    "text": (".text", "TextReader", (".txt", ".text")),
-}
-FORMATS = tuple(_BACKENDS)
-SUPPORTED_SUFFIXES = tuple(s for _m, _c, suffixes in _BACKENDS.values() for s in suffixes)
+@dataclass(frozen=True)
+class ReaderSpec:
+    """A reader by its format and suffixes, its class (``"module:Class"``) imported on first use."""
+
+    format: str
+    suffixes: tuple[str, ...]
+    target: str
+
+    def load(self) -> Reader:
+        module, _, cls = self.target.partition(":")
+        reader: Reader = getattr(import_module(module), cls)()
+        return reader
+
+
+PDF = ReaderSpec("pdf", (".pdf",), "treebuild.readers.pdf:PdfReader")
+DOCX = ReaderSpec("docx", (".docx",), "treebuild.readers.docx:DocxReader")
+MARKDOWN = ReaderSpec("markdown", (".md", ".markdown"), "treebuild.readers.markdown:MarkdownReader")
+HTML = ReaderSpec("html", (".htm", ".html", ".xhtml"), "treebuild.readers.html:HtmlReader")
+TEXT = ReaderSpec("text", (".txt", ".text"), "treebuild.readers.text:TextReader")
+
+ENTRY_POINT_GROUP = "treebuild.readers"
+"""The entry-point group readers register under (treebuild's own too)."""
+_BUILT_IN = ("pdf", "docx", "markdown", "html", "text")
+
+
+@dataclass(frozen=True)
+class _Registry:
+    by_format: dict[str, Any]  # format -> ReaderSpec or Reader
+    by_suffix: dict[str, str]  # suffix -> format
+    clashes: dict[str, list[str]]  # suffix or format -> the entry points claiming it (two or more)
+    broken: list[str]
+
+
+def _is_reader(obj: Any) -> bool:
+    return isinstance(getattr(obj, "format", None), str) and isinstance(getattr(obj, "suffixes", None), tuple) \
+        and (callable(getattr(obj, "read", None)) or callable(getattr(obj, "load", None)))
+
+
+@functools.cache
+def _registry() -> _Registry:
+    loaded = load_group(ENTRY_POINT_GROUP, check=_is_reader, required=_BUILT_IN)
+    claims: dict[str, list[str]] = {}
+    by_format: dict[str, Any] = {}
+    by_suffix: dict[str, str] = {}
+    for name, obj in loaded.plugins:
+        fmt = str(obj.format)
+        claims.setdefault(f"format {fmt!r}", []).append(name)
+        by_format.setdefault(fmt, obj)
+        for suffix in obj.suffixes:
+            claims.setdefault(f"suffix {suffix.lower()!r}", []).append(name)
+            by_suffix.setdefault(suffix.lower(), fmt)
+    clashes = {what: names for what, names in claims.items() if len(names) > 1}
+    return _Registry(by_format, by_suffix, clashes, loaded.broken)
+
+
 _loaded: dict[str, Reader] = {}
 PASSWORD_ENV = "TREEBUILD_PDF_PASSWORD"  # password for encrypted PDFs and DOCX files when none is passed
 
@@ -67,27 +121,37 @@ _SNIFF_BYTES = 1024  # PDF allows junk before %PDF- within the first kilobyte
 
 def _reader(fmt: str) -> Reader:
     if fmt not in _loaded:
-        module, cls, _ = _BACKENDS[fmt]
-        _loaded[fmt] = getattr(import_module(module, __name__), cls)()
+        entry = _registry().by_format[fmt]
+        _loaded[fmt] = entry.load() if isinstance(entry, ReaderSpec) else entry
     return _loaded[fmt]
 
 
-def __getattr__(name: str) -> object:
+def __getattr__(name: str) -> Any:  # READERS, FORMATS, SUPPORTED_SUFFIXES: the installed readers, on first use
     if name == "READERS":  # every backend, imported on request
-        return tuple(_reader(f) for f in FORMATS)
+        return tuple(_reader(f) for f in _registry().by_format)
+    if name == "FORMATS":  # the installed formats, in entry-point name order
+        return tuple(_registry().by_format)
+    if name == "SUPPORTED_SUFFIXES":
+        return tuple(_registry().by_suffix)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def format_for(path: Path) -> str:
     """The format name for a file's suffix; raises :class:`UnsupportedFormat` naming the file."""
     suffix = path.suffix.lower()
-    for fmt, (_m, _c, suffixes) in _BACKENDS.items():
-        if suffix in suffixes:
-            return fmt
-    raise UnsupportedFormat(
-        f"unsupported file type {suffix or '(none)'!r}", path=str(path),
-        hint=f"supported: {', '.join(SUPPORTED_SUFFIXES)}",
-    )
+    registry = _registry()
+    fmt = registry.by_suffix.get(suffix)
+    if fmt is None:
+        broken = f"; readers that failed to load: {'; '.join(registry.broken)}" if registry.broken else ""
+        raise UnsupportedFormat(
+            f"unsupported file type {suffix or '(none)'!r}", path=str(path),
+            hint=f"supported: {', '.join(registry.by_suffix)}{broken}",
+        )
+    for what in (f"suffix {suffix!r}", f"format {fmt!r}"):
+        if what in registry.clashes:
+            raise PluginError(f"{what} is claimed by more than one reader ({', '.join(registry.clashes[what])})",
+                              path=str(path), hint="uninstall one of them; install order never picks a reader")
+    return fmt
 
 
 def reader_for(path: Path) -> Reader:

@@ -169,7 +169,7 @@ def load_tree(tree_row: dict[str, Any], nodes: Sequence[dict[str, Any]], units: 
     ]
     source_uri = tree_row["source_uri"]
     doc = SourceDoc(
-        path=_uri_path(source_uri), format=Format(tree_row["format"]), units=unit_list, sha256=tree_row["sha256"],
+        path=_uri_path(source_uri), format=_format(tree_row["format"]), units=unit_list, sha256=tree_row["sha256"],
         size=tree_row["size_bytes"], title=tree_row["title"], metadata=_pairs(tree_row["file_metadata"]),
         page_count=tree_row["page_count"],
         tables=[load_table(r) for r in sorted(grids, key=lambda r: r["table_index"])],
@@ -208,3 +208,11 @@ def _uri_path(uri: str) -> str:
 
     parsed = urlparse(uri)
     return unquote(parsed.path) if parsed.scheme == "file" else uri
+
+
+def _format(name: str) -> Format | str:
+    """A stored format: a built-in one as :class:`Format`, a plug-in reader's as its name."""
+    try:
+        return Format(name)
+    except ValueError:
+        return name

@@ -40,9 +40,10 @@ from ..settings import BuildSettings, ModelConfig
 from ..text.normalize import normalize_title
 from .assemble import assemble
 from .heuristics import HEURISTICS as H
-from .layout import Layout, analyze
+from .layout import Layout
 from .outline.marks import find_title_line
 from .policy import StructureResult, combine
+from .registry import title_block
 
 __all__ = ["StructureResult", "detect_marks", "build_nodes", "drop_echoes", "Layout", "analyze", "label_pages",
            "assemble", "find_title_line"]
@@ -58,6 +59,11 @@ def label_pages(doc: SourceDoc) -> None:
 
     for i, label in folio_labels([u.text for u in doc.units]).items():
         doc.units[i].label = label
+
+
+def analyze(doc: SourceDoc) -> Layout:
+    """The (lazy) layout analysis of ``doc``, with the installed sources' title-block hook."""
+    return Layout(doc, title_block())
 
 
 def detect_marks(doc: SourceDoc, settings: BuildSettings, model_config: ModelConfig | None = None,

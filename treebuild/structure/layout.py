@@ -12,11 +12,10 @@ from __future__ import annotations
 
 from ..model import Mark, Pos, SourceDoc
 from ..text.furniture import PageFurniture
-from .filing.title_block import statement_title_block
 from .toc.marks import TocResult, toc_marks
-from .typography.headings import HeadingScan, scan_headings, to_marks
+from .typography.headings import HeadingScan, TitleBlock, scan_headings, to_marks
 
-__all__ = ["Layout", "analyze"]
+__all__ = ["Layout"]
 
 _UNSET = object()
 
@@ -24,8 +23,9 @@ _UNSET = object()
 class Layout:
     """The layout facts of one document; parts computed on first use."""
 
-    def __init__(self, doc: SourceDoc):
+    def __init__(self, doc: SourceDoc, title_block: TitleBlock | None = None):
         self.doc = doc
+        self.title_block = title_block  # the installed sources' title-block hook (``registry.title_block``)
         self._toc: object = _UNSET
         self._scan: HeadingScan | None = None
         self._inner: list[Mark] | None = None
@@ -54,7 +54,7 @@ class Layout:
         """Typographic scan of the whole document: furniture, body size, TOC-like pages, headings.
         The printed TOC's pages are skipped (its entries are not sections)."""
         if self._scan is None:
-            self._scan = scan_headings(self.doc, skip_pages=self.toc_pages, title_block=statement_title_block)
+            self._scan = scan_headings(self.doc, skip_pages=self.toc_pages, title_block=self.title_block)
         return self._scan
 
     @property
@@ -83,11 +83,7 @@ class Layout:
         else:
             last = end.unit if end.char > 0 else end.unit - 1
             scan = scan_headings(self.doc, range(start.unit, max(start.unit, last) + 1),
-                                 title_block=statement_title_block)
+                                 title_block=self.title_block)
             marks = sorted(to_marks(scan.headings), key=lambda m: m.pos)
         return [m for m in marks if start < m.pos < end]
 
-
-def analyze(doc: SourceDoc) -> Layout:
-    """The (lazy) layout analysis of ``doc``."""
-    return Layout(doc)

@@ -54,7 +54,8 @@ SHORT_DOC_PARTS = 10
 BUILT_IN_SOURCES: tuple[tuple[str, Source], ...] = (
     ("outline", OutlineSource()), ("declared", DeclaredSource()), ("toc", TocSource()), ("filing", FilingSource()),
     ("headings", HeadingsSource()), ("model", ModelSource()), ("windows", WindowsSource()))
-"""The sources the cascade asks, by name; within a role they are asked by ``rank``."""
+"""treebuild's own sources, as its ``pyproject.toml`` registers them (``registry.installed`` reads the
+installed ones, plug-ins included); within a role they are asked by ``rank``."""
 
 _ROLE_ORDER = tuple(Role)
 _T = TypeVar("_T")
@@ -238,10 +239,18 @@ CASCADE: tuple[Stage, ...] = (
 
 
 def combine(doc: SourceDoc, layout: Layout, settings: BuildSettings, model_config: ModelConfig | None = None,
-            usage: Usage | None = None, *, sources: tuple[tuple[str, Source], ...] = BUILT_IN_SOURCES
+            usage: Usage | None = None, *, sources: tuple[tuple[str, Source], ...] | None = None
             ) -> StructureResult:
-    """Marks for ``doc`` from the first stage of :data:`CASCADE` that accepts its sources' proposals."""
-    run = Run(doc, SourceContext(layout, settings, model_config, usage), sources)
+    """Marks for ``doc`` from the first stage of :data:`CASCADE` that accepts its sources' proposals;
+    ``sources`` replaces the installed ones (``registry``: entry points) for tests and embedders."""
+    if sources is None:
+        from .registry import installed
+
+        plugins = installed()
+        run = Run(doc, SourceContext(layout, settings, model_config, usage), tuple(plugins.plugins))
+        run.warnings.extend(f"structure source not loaded: {b}" for b in plugins.broken)
+    else:
+        run = Run(doc, SourceContext(layout, settings, model_config, usage), sources)
     for stage in CASCADE:
         if not stage.when(run):
             continue

@@ -25,6 +25,7 @@ from .items import (
 )
 from .subsections import always_read, back_pages, note_heads, ranked_by_look, walked_through
 from .tail import restructure_filing
+from .title_block import statement_title_block
 
 __all__ = ["FilingSource", "FilingProposal", "sec_skeleton"]
 
@@ -95,6 +96,8 @@ class FilingSource:
     name = StructureSource.sec
     role = Role.skeleton
     rank = 20
+    title_block = staticmethod(statement_title_block)
+    """A statement page's title block under the company's name, read as a heading by the type scan."""
 
     def propose(self, doc: SourceDoc, context: SourceContext) -> FilingProposal:
         if not doc.paged:
