@@ -45,6 +45,8 @@ def font_family(name: str) -> str:
     return re.sub(r"\d+$", "", f)
 
 
+@functools.lru_cache(maxsize=FONT_CACHE)
 def font_traits(name: str) -> tuple[bool, bool, str]:
-    """``(italic, mono, family)`` of a face by its name: what a reader sets on each ``Line`` it makes."""
+    """``(italic, mono, family)`` of a face by its name: what a reader sets on each ``Line`` it makes (one
+    cached call a line: a filing's table page has hundreds)."""
     return italic_font(name), mono_font(name), font_family(name)
