@@ -119,6 +119,36 @@ def test_the_manual_section_comes_first_and_no_filing_exhibit_is_returned(store:
             assert set(record.dropped) == set(record.chosen)
 
 
+def test_cli_without_doc_over_a_manual_and_two_filings_returns_the_manual_first(tmp_path: Path) -> None:
+    """The issue's example through ``treebuild query`` with no ``--doc``: a store of exactly a manual and
+    two 10-K-like filings, so every document is navigated (no selection); the filings' certification
+    and exhibit sections, which share "file" and "image" words with the question, are cut."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from treebuild.cli import app
+
+    st = Store(tmp_path / "store")
+    for doc_id in ("plotting-manual", "acme-10k", "globex-10k"):
+        title, sections = DOCS[doc_id]
+        assert ingest(write_doc(tmp_path / f"{doc_id}.pdf", title, sections), st, doc_id=doc_id).status == "created"
+    res = CliRunner().invoke(app, ["query", "How do I save a plot as a PNG image file?", "--store",
+                                   str(tmp_path / "store"), "--max-pages", "10", "--json"])
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.stdout)
+    assert out["selection"] is None and {d["doc_id"] for d in out["documents"]} == {
+        "plotting-manual", "acme-10k", "globex-10k"}
+    first = out["passages"][0]
+    assert (first["doc_id"], first["title"]) == ("plotting-manual", "Saving figures")
+    filings = [p for p in out["passages"] if p["doc_id"] != "plotting-manual"]
+    assert not filings, [p["title"] for p in filings]
+    for record in out["documents"]:
+        if record["doc_id"] != "plotting-manual":
+            assert "cut_off" in [s["reason"] for s in record["stops"]] and record["chosen"], record
+            assert sorted(record["dropped"]) == sorted(record["chosen"])  # chosen, then cut as a whole
+
+
 def test_scores_compare_across_documents_and_the_budget_goes_to_the_best_first(store: Store) -> None:
     question = "How many units did the helium segment sell?"
     # acme is named first and its navigator still chooses sections; globex holds the answer
@@ -201,6 +231,13 @@ def test_a_long_section_returns_its_best_pages(store: Store) -> None:
     assert zoomed and all(p.best_pages and p.truncated for p in zoomed)
     assert any(p.start_page is not None and p.start_page <= svg_page <= (p.end_page or p.start_page) for p in zoomed)
     assert sum(p.pages for p in zoomed) <= 3 and "vectorize command" in "".join(p.text for p in zoomed)
+    # an agent reading on from such a passage is sent to the section's start, not to an offset past the pages
+    from treebuild.agents import StoreTools
+
+    out = StoreTools(store).navigate("Which command writes the drawing to the SVG format?", doc_ids=["plotting-manual"])
+    (item,) = [p for p in out["passages"] if "vectorize command" in p["text"]]
+    assert item["citation"]["node_id"] == node.node_id and item["best_pages"]
+    assert item["next"] == f"get_section(doc_id='plotting-manual', node_id='{node.node_id}')"
     # without zoom the section is read from its start, and the page is past the budget
     plain = navigate("Which command writes the drawing to the SVG format?", store, docs=["plotting-manual"],
                      max_pages=3, zoom_pages=None)

@@ -373,9 +373,11 @@ class StoreTools:
                              "printed_pages": p.start_label if p.end_label in (None, p.start_label)
                              else f"{p.start_label}-{p.end_label}"},
                 "stop_reason": p.stop_reason.value, "text": p.text}
+            if p.best_pages:
+                item["best_pages"] = True
             if p.truncated:
                 item["truncated"] = True
-                item["next"] = _call("get_section", doc_id=p.doc_id, node_id=p.node_id, offset=len(p.text))
+                item["next"] = self._read_on(p.doc_id, p.node_id, p.text)
             passages.append(item)
         documents = []
         for d in result.documents:
@@ -421,5 +423,12 @@ class StoreTools:
             longest["text"] = longest["text"][:keep]
             longest["truncated"] = True
             c = longest["citation"]
-            longest["next"] = _call("get_section", doc_id=c["doc_id"], node_id=c["node_id"], offset=keep)
+            longest["next"] = self._read_on(c["doc_id"], c["node_id"], longest["text"])
         return out
+
+    def _read_on(self, doc_id: str, node_id: str, text: str) -> str:
+        """The get_section call that reads on after ``text``: from its end when the section's text starts
+        with it, else (the section's best pages, ``zoom_pages``) from the section's start."""
+        full = self.tree(doc_id).node(node_id).text(tables=True)
+        return _call("get_section", doc_id=doc_id, node_id=node_id,
+                     offset=len(text) if full.startswith(text) else None)
