@@ -27,7 +27,8 @@ __all__ = [
     "BODY_SIZE", "BODY_TOP", "HEADING_SIZE", "LINE_GAP", "LINES_PER_PAGE", "PAGE_WIDTH", "PAGE_HEIGHT",
     "Text", "Section", "LaidOut",
     "toc_row", "dest_y", "write_pdf", "page_text", "layout_sections", "rewrite_destinations",
-    "set_outline_level", "add_style", "add_toc_field", "add_toc_sdt", "add_field", "add_tracked_deletion",
+    "BALANCE", "statement_pdf", "set_outline_level", "add_style", "add_toc_field", "add_toc_sdt", "add_field",
+    "add_tracked_deletion",
 ]
 
 BODY_SIZE = 11.0
@@ -114,6 +115,54 @@ def write_pdf(path: Path, pages: Sequence[Sequence[Text | str]], *, toc: Sequenc
     else:
         doc.save(path)
     doc.close()
+    return path
+
+
+BALANCE = [("Cash and cash equivalents", "$ 4,236", "$ 3,844"), ("Short-term investments", "1,860", "1,954"),
+           ("Trade receivables, net", "2,065", "1,878"), ("Total current assets", "8,996", "8,669"),
+           ("Goodwill", "12,787", "12,668"), ("Other assets", "(841)", "-"), ("Total assets", "$ 27,165", "$ 27,241")]
+
+
+def statement_pdf(path: Path, *, ruled: bool = False, prose_pages: int = 2) -> Path:
+    """A filing-like PDF: prose pages, then a balance sheet printed as whitespace-aligned columns (cells placed
+    one by one, figures right-aligned, two-line column headings, a units note, label-only rows), optionally
+    with rules under each row, then a page of prose."""
+    doc = pymupdf.open()
+    prose = ("The company designs and sells software. Revenue grew in the year as customers moved to "
+             "subscriptions, and the outlook remains positive for the next fiscal period.")
+    for n in range(prose_pages):
+        page = doc.new_page()
+        page.insert_textbox(pymupdf.Rect(72, 72, 540, 700), f"Part {n + 1}. Business\n\n" + prose * 6, fontsize=10)
+    page = doc.new_page()
+    page.insert_text((200, 60), "CONSOLIDATED BALANCE SHEETS", fontsize=11)
+    page.insert_text((220, 76), "(In millions)", fontsize=9)
+    font = pymupdf.Font("helv")
+
+    def right(x1: float, y: float, text: str) -> None:
+        page.insert_text((x1 - font.text_length(text, fontsize=9), y), text, fontsize=9)
+
+    right(440, 100, "December 2,")
+    right(520, 100, "December 3,")
+    right(440, 110, "2022")
+    right(520, 110, "2021")
+    y = 128.0
+    page.insert_text((60, y), "ASSETS", fontsize=9)
+    y += 12
+    page.insert_text((60, y), "Current assets:", fontsize=9)
+    for label, a, b in BALANCE:
+        y += 12
+        page.insert_text((66, y), label, fontsize=9)
+        for x1, value in ((440, a), (520, b)):
+            if value.startswith("$ "):
+                page.insert_text((x1 - 60, y), "$", fontsize=9)
+                value = value[2:]
+            right(x1, y, value)
+        if ruled:
+            page.draw_line((60, y + 3), (522, y + 3), width=0.5)
+    page.insert_text((60, y + 30), "See the notes to the consolidated financial statements.", fontsize=9)
+    page = doc.new_page()
+    page.insert_textbox(pymupdf.Rect(72, 72, 540, 700), "Notes\n\n" + prose * 4, fontsize=10)
+    doc.save(path)
     return path
 
 

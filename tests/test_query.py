@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from docgen import Text, write_pdf
+from docgen import Text, statement_pdf, write_pdf
 from typer.testing import CliRunner
 
 from treebuild import Store, ingest
@@ -213,6 +213,44 @@ def test_context_cap_across_passages_drops_what_does_not_fit(store: Store) -> No
     result = navigate("x", store, docs=["handbook"], navigator=pick, max_context_chars=size)
     assert [p.node_id for p in result.passages] == [first]
     assert result.documents[0].dropped == [second]
+
+
+def test_passages_show_tables_as_markdown_and_are_cut_around_them(tmp_path: Path) -> None:
+    """A model reads a passage's tables as Markdown; its character cap counts in that text, never cuts a
+    table in two, and the pages it cites are those of the text returned (the Markdown of a table is
+    longer than the table's exact text, so counting exact characters would cite a page not read)."""
+    st = Store(tmp_path / "store")
+    doc_id = ingest(statement_pdf(tmp_path / "bs.pdf"), st).doc_id
+    tree = st.tree(doc_id)
+    [table] = tree.doc.tables
+    node = next(n for n in reversed(list(tree.walk())) if table in n.tables())
+    rendered = node.text(tables=True)
+    assert node.start_page == table.page and node.end_page == table.page + 1
+    assert len(table.markdown()) > table.end - table.start  # the rendered text runs ahead of the exact one
+
+    def passage(**limits: Any) -> Any:
+        pick = Scripted(lambda r: Decision(read=(node.node_id,)))
+        (one,) = navigate("total assets", st, docs=[doc_id], navigator=pick, zoom_pages=None, **limits).passages
+        return one
+
+    whole = passage()
+    assert whole.text == rendered and table.markdown() in whole.text and not whole.truncated
+    assert (whole.start_page, whole.end_page) == (table.page, table.page + 1)
+    # cut at the end of the table's page: the next page is not cited
+    next_page = rendered.index("\n" + tree.doc.units[table.unit + 1].text[:20])
+    up_to_page = passage(max_passage_chars=next_page)
+    assert up_to_page.text == rendered[:next_page] and table.markdown() in up_to_page.text
+    assert up_to_page.truncated and (up_to_page.start_page, up_to_page.end_page) == (table.page, table.page)
+    # a cap inside the Markdown: the table is left out whole, the text before it kept
+    table_at = rendered.index(table.markdown())
+    before = passage(max_passage_chars=table_at + len(table.markdown()) // 2)
+    assert "|" not in before.text and rendered.startswith(before.text.rstrip()) and before.text.strip()
+    assert before.truncated and before.end_page == table.page
+    # a long section's best pages read the same way
+    zoomed = navigate("total assets", st, docs=[doc_id], navigator=Scripted(lambda r: Decision(read=(node.node_id,))),
+                      zoom_pages=1).passages
+    assert [(p.start_page, p.best_pages) for p in zoomed] == [(table.page, True)]
+    assert table.markdown() in zoomed[0].text
 
 
 # ---------------------------------------------------------------- the runtime's rules, scripted

@@ -1,5 +1,6 @@
 """What navigators see of a tree (candidates: titles, ancestor titles, pages, summaries) and what
-a query returns of it (the exact text of a node, capped, with its pages and printed labels)."""
+a query returns of it (a node's text with its tables as Markdown, capped, with its pages and printed
+labels)."""
 
 from __future__ import annotations
 
@@ -95,8 +96,9 @@ class Cut:
 
 
 def cut_text(tree: Tree, node: Node, *, max_units: int, max_chars: int, max_pages: int | None) -> Cut:
-    """The node's exact text from its start, cut at ``max_units`` units, ``max_pages`` pages and
-    ``max_chars`` characters, whichever comes first; the pages are those of the text returned."""
+    """The node's text from its start (tables as Markdown), cut at ``max_units`` units, ``max_pages``
+    pages and ``max_chars`` characters of that text, whichever comes first; the pages are those of the
+    text returned."""
     doc = tree.doc
     units = doc.units
     start, end = node.start, node.end
@@ -110,12 +112,9 @@ def cut_text(tree: Tree, node: Node, *, max_units: int, max_chars: int, max_page
                 break
     if Pos(limit_unit, 0) < end:
         end = Pos(limit_unit, 0)
-    text = doc.span_text(start, end)
     truncated = end != node.end
-    if len(text) > max_chars:
-        text = text[:max_chars]
-        truncated = True
-        end = _pos_after(tree, start, max_chars)
+    text, end, cut = _fit(tree, start, end, max_chars)
+    truncated = truncated or cut
     last_unit = end.unit if end.char > 0 else end.unit - 1
     last_unit = max(start.unit, min(last_unit, len(units) - 1))
     paged = node.start_page is not None and units
@@ -130,17 +129,14 @@ def cut_text(tree: Tree, node: Node, *, max_units: int, max_chars: int, max_page
 
 
 def cut_pages(tree: Tree, node: Node, first: int, last: int, *, max_chars: int) -> Cut:
-    """The node's exact text on physical pages ``first..last`` (within the node's pages), cut at
-    ``max_chars`` characters: a long section's best pages instead of its first ones."""
+    """The node's text on physical pages ``first..last`` (within the node's pages; tables as Markdown),
+    cut at ``max_chars`` characters: a long section's best pages instead of its first ones."""
     units = tree.doc.units
     inside = [u.index for u in units if u.page is not None and first <= u.page <= last]
     start = max(node.start, Pos(inside[0], 0)) if inside else node.start
     end = min(node.end, Pos(inside[-1] + 1, 0)) if inside else node.start
-    text = tree.doc.span_text(start, end)
     truncated = True
-    if len(text) > max_chars:
-        text = text[:max_chars]
-        end = _pos_after(tree, start, max_chars)
+    text, end, _ = _fit(tree, start, end, max_chars)
     last_unit = end.unit if end.char > 0 else end.unit - 1
     last_unit = max(start.unit, min(last_unit, len(units) - 1))
     start_u = units[start.unit] if start.unit < len(units) else None
@@ -151,7 +147,53 @@ def cut_pages(tree: Tree, node: Node, first: int, last: int, *, max_chars: int) 
                end_label=end_u.label if end_u is not None else None, truncated=truncated)
 
 
-def _pos_after(tree: Tree, start: Pos, chars: int) -> Pos:
+def _fit(tree: Tree, start: Pos, end: Pos, max_chars: int) -> tuple[str, Pos, bool]:
+    """The text of ``[start, end)`` as a person or a model reads it (tables as Markdown), cut to at most
+    ``max_chars`` characters: ``(text, where it ends, whether it was cut)``. A cut never falls inside a
+    table: a table that does not fit whole is left out, unless it is the first thing of the span (then
+    its exact text, cut, is all there is to read)."""
+    doc = tree.doc
+    text = doc.span_text(start, end, tables=True)
+    if len(text) <= max_chars:
+        return text, end, False
+    stop = _pos_after(tree, start, end, max_chars)
+    return doc.span_text(start, stop, tables=True), stop, True
+
+
+def _pos_after(tree: Tree, start: Pos, end: Pos, chars: int) -> Pos:
+    """The last position in ``[start, end]`` whose text from ``start`` with tables as Markdown
+    (:meth:`SourceDoc.span_text` with ``tables=True``) is at most ``chars`` characters long, moved back
+    to the start of a table it would cut; the rendered length grows with the position, so it is found
+    by bisection over the exact characters of the span."""
+    doc = tree.doc
+    tables = doc.tables_between(start, end)
+    if not tables:
+        return _exact_pos_after(tree, start, chars)
+
+    def rendered(k: int, whole_tables: bool) -> tuple[int, Pos]:
+        pos = _exact_pos_after(tree, start, k)
+        if whole_tables:
+            inside = next((t for t in tables if t.unit == pos.unit and t.start < pos.char < t.end), None)
+            if inside is not None:
+                pos = Pos(inside.unit, inside.start)
+        return len(doc.span_text(start, pos, tables=True)), pos
+
+    total = len(doc.span_text(start, end))
+    for whole_tables in (True, False):
+        lo, hi = 0, total  # rendered(lo) fits; the largest k that fits is looked for in [lo, hi]
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if rendered(mid, whole_tables)[0] <= chars:
+                lo = mid
+            else:
+                hi = mid - 1
+        size, pos = rendered(lo, whole_tables)
+        if size:
+            return pos
+    return pos
+
+
+def _exact_pos_after(tree: Tree, start: Pos, chars: int) -> Pos:
     """The position ``chars`` characters of span text after ``start`` (units joined by one newline)."""
     units = tree.doc.units
     unit, offset, left = start.unit, start.char, chars

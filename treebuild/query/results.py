@@ -19,7 +19,7 @@ class PathEntry:
 
 @dataclass(frozen=True, slots=True)
 class Passage:
-    """The exact text of a chosen section (capped), with everything needed to cite it."""
+    """The text of a chosen section (tables as Markdown; capped), with everything needed to cite it."""
 
     doc_id: str
     version: int
