@@ -25,6 +25,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("entry", ("__main__",)),
     ("commands", ("cli",)),
     ("interfaces", ("agents", "interop", "orchestrate", "view")),
+    ("evaluation", ("evaluate",)),
+    ("answers", ("answer",)),
     ("services", ("ingestion", "query")),
     ("build and store", ("pipeline", "store")),
     ("stages", ("readers", "structure", "summarize")),

@@ -22,7 +22,7 @@ from treebuild.store import Store
 
 MANY = 230  # sections in the big report: more than one get_structure page (200 nodes)
 LIMITS = ToolLimits()
-TOOLS = {"list_documents", "get_structure", "get_section", "get_pages", "navigate"}
+TOOLS = {"list_documents", "get_structure", "get_section", "get_pages", "navigate", "ask"}
 
 
 @pytest.fixture(scope="module")
@@ -166,6 +166,29 @@ async def _exercise_acme(client: Client, store: Store) -> None:
         assert err and body["error"]["code"] == code and body["error"]["message"] and body["error"]["hint"], body
 
     await _exercise_navigate(client, store)
+    await _exercise_ask(client, store)
+
+
+async def _exercise_ask(client: Client, store: Store) -> None:
+    """ask: navigation within the tenant's scope, then the offline extractive answer with checked citations."""
+    tools = {t.name: t for t in (await client.list_tools()).tools}
+    assert "not a language model" in (tools["ask"].description or "")
+    assert tools["ask"].input_schema["required"] == ["question"]
+    err, found, _ = await _call(client, "ask", {"question": "What did we agree on the plan?"})
+    assert not err, found
+    answer = found["answer"]
+    assert answer["status"] == "answered" and answer["answerer"] == "extractive"
+    assert answer["is_language_model"] is False and answer["usage"]["calls"] == 0
+    ids = {p["id"]: p for p in found["passages"]}
+    assert answer["claims"] and all(c["verified"] and set(c["citations"]) <= set(ids) for c in answer["claims"])
+    first = answer["claims"][0]
+    assert first["text"] == "We agreed on the plan." and ids[first["citations"][0]]["citation"]["doc_id"] == \
+        "acme-notes"
+    assert all(p["citation"]["doc_id"].startswith("acme-") for p in found["passages"])  # the scope holds
+    err, found, _ = await _call(client, "ask", {"question": "What is the budget?", "doc_ids": ["globex-plan"]})
+    assert not err and found["answer"]["status"] == "not_found" and found["passages"] == []
+    err, body, _ = await _call(client, "ask", {"question": ""})
+    assert err and body["error"]["code"] == "bad_argument"
 
 
 async def _exercise_navigate(client: Client, store: Store) -> None:

@@ -26,6 +26,7 @@ _EXPORTS: dict[str, str] = {
     "TreebuildError": ".errors", "ReadError": ".errors", "UnsupportedFormat": ".errors",
     "StoreError": ".errors", "NotFound": ".errors",
     "navigate": ".query", "QueryResult": ".query",
+    "ask": ".answer", "Answer": ".answer", "AnswerLimits": ".answer",
 }
 
 __all__ = [
@@ -34,7 +35,7 @@ __all__ = [
     "Tree", "Node", "Mark", "Pos", "Unit", "SourceDoc", "OutlineEntry", "Line", "Usage", "TreebuildError",
     "ReadError", "UnsupportedFormat", "StoreError", "NotFound", "Format", "UnitKind", "Origin",
     "StructureSource", "Method", "IngestStatus",
-    "navigate", "QueryResult",
+    "navigate", "QueryResult", "ask", "Answer", "AnswerLimits",
 ]
 
 
@@ -52,6 +53,7 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:
+    from .answer import Answer, AnswerLimits, ask
     from .errors import NotFound, ReadError, StoreError, TreebuildError, UnsupportedFormat
     from .ingestion import IngestResult, IngestStatus, ingest, ingest_many
     from .interop.export import outline_lines, to_pageindex

@@ -1,7 +1,8 @@
 """``treebuild mcp``: a read-only MCP server over a store, with the official ``mcp`` SDK (2.x).
 
 Tools (JSON schemas come from the typed signatures): ``list_documents``, ``get_structure``,
-``get_section``, ``get_pages`` and ``navigate`` (the query module's navigation with its audit).
+``get_section``, ``get_pages``, ``navigate`` (the query module's navigation with its audit) and ``ask``
+(navigation, then an answer of numbered claims whose citations are checked).
 The logic lives in :mod:`treebuild.agents.tools`; this module only wires it to MCP: every answer
 is JSON text plus the same value as structured content, every expected failure an ``is_error``
 result holding ``{"error": {"code", "message", "hint"}}``, and an unexpected one the same shape
@@ -187,6 +188,26 @@ def create_server(store: Store, scope: AccessFilter | Mapping[str, Any] | None =
     ) -> CallToolResult:
         return _run("navigate", lambda: tools.navigate(question, doc_ids, filter,
                                                        budget.model_dump() if budget is not None else None))
+
+    answerer = ("extractive: the passages' sentences that best match the question, not a language model"
+                if config is None or config.offline else f"written by the model {config.model}")
+
+    @server.tool(annotations=read_only, description=(
+        f"Answer a question from the documents: navigate (as navigate does), then answer from the returned passages "
+        f"only (answer {answerer}). Returns the answer as numbered claims, each citing passage ids (P1, P2 ...) "
+        "with every citation checked: a claim citing nothing, naming a passage that was not given, or stating a "
+        "number its passages do not print is flagged (verified: false). status is answered, not_found or failed "
+        "(outcome says why). The passages carry their citations (doc_id, version, node_id, path, pages); the audit "
+        "covers navigation and answer (calls, tokens, cost, seconds)."))
+    def ask(
+        question: Annotated[str, Field(min_length=1, max_length=2_000, description="A full question.")],
+        doc_ids: Annotated[list[str] | None, Field(max_length=20, description="Documents to answer from (from "
+                                                   "list_documents); omit to search all.")] = None,
+        filter: FilterArg = None,
+        budget: Annotated[NavigateBudget | None, Field(description="Bounds of the navigation.")] = None,
+    ) -> CallToolResult:
+        return _run("ask", lambda: tools.ask(question, doc_ids, filter,
+                                             budget.model_dump() if budget is not None else None))
 
     return server
 

@@ -346,19 +346,54 @@ class StoreTools:
         citations and the audit trail (path, reasoning and stop reason per document)."""
         from ..query import navigate
 
-        if not question.strip():
-            raise ToolFailure("bad_argument", "the question is empty", "ask a full question")
-        access = narrow(self.scope, _access(filter))
-        limits = {k: v for k, v in (budget or {}).items() if v is not None}
-        # passages must fit one answer next to the audit
-        limits["max_context_chars"] = min(int(limits.get("max_context_chars") or self.limits.response_chars // 2),
-                                          self.limits.response_chars // 2)
         try:
-            result = navigate(question, self.store, docs=list(doc_ids) if doc_ids else None, filter=access,
-                              navigator=self.navigator, config=self.config, **limits)
+            result = navigate(question, self.store, **self._query(question, doc_ids, filter, budget),
+                              config=self.config)
         except TreebuildError as exc:
             raise ToolFailure("bad_argument", str(exc), exc.hint) from None
         return self._fit(self._navigation(result))
+
+    def _query(self, question: str, doc_ids: Sequence[str] | None, filter: Mapping[str, Any] | None,
+               budget: Mapping[str, Any] | None) -> dict[str, Any]:
+        """A navigation's arguments within the scope (narrowed by ``filter``), its passages capped to fit one
+        answer next to the audit."""
+        if not question.strip():
+            raise ToolFailure("bad_argument", "the question is empty", "ask a full question")
+        limits = {k: v for k, v in (budget or {}).items() if v is not None}
+        limits["max_context_chars"] = min(int(limits.get("max_context_chars") or self.limits.response_chars // 2),
+                                          self.limits.response_chars // 2)
+        return {"docs": list(doc_ids) if doc_ids else None, "filter": narrow(self.scope, _access(filter)),
+                "navigator": self.navigator, **limits}
+
+    def ask(self, question: str, doc_ids: Sequence[str] | None = None, filter: Mapping[str, Any] | None = None,
+            budget: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """Navigate within the scope (narrowed by ``filter``), then answer from the passages only: numbered
+        claims citing passage ids, each citation checked; the audit covers navigation and answer."""
+        from ..answer import ask
+
+        config = None if self.config is None or self.config.offline else self.config
+        try:
+            answer = ask(question, self.store, **self._query(question, doc_ids, filter, budget), config=config)
+        except TreebuildError as exc:
+            raise ToolFailure("bad_argument", str(exc), exc.hint) from None
+        out = self._navigation(answer.navigation)
+        by_key = {(p.passage.doc_id, p.passage.node_id): p.id for p in answer.passages}
+        for item in out["passages"]:
+            item["id"] = by_key[(item["citation"]["doc_id"], item["citation"]["node_id"])]
+        a = answer.audit
+        out["answer"] = {
+            "status": answer.status.value, "text": answer.text,
+            "claims": [{"n": c.n, "text": c.text, "citations": list(c.citations), "verified": c.verified,
+                        "flags": [f.value for f in c.flags], "unknown_citations": list(c.unknown_citations),
+                        "unsupported_numbers": list(c.unsupported_numbers)} for c in answer.claims],
+            "answerer": a.answerer, "is_language_model": a.is_language_model, "prompt_version": a.prompt_version,
+            "schema": a.schema, "outcome": a.outcome, "notes": a.notes,
+            "usage": {"calls": a.usage.calls, "input_tokens": a.usage.input_tokens,
+                      "output_tokens": a.usage.output_tokens, "cost_usd": a.usage.cost_usd},
+            "seconds": round(a.seconds, 3),
+        }
+        out.pop("hint", None)
+        return self._fit(out)
 
     def _navigation(self, result: QueryResult) -> dict[str, Any]:
         cap = self.limits.reasoning_chars

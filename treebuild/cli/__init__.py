@@ -7,6 +7,8 @@ imports no command module):
 - :mod:`.build`: ``build``, ``ingest``;
 - :mod:`.read`: ``show``, ``text``, ``list``, ``versions``, ``sql``;
 - :mod:`.query`: ``query``;
+- :mod:`.answer`: ``ask``;
+- :mod:`.evaluate`: ``eval``;
 - :mod:`.agents`: ``view``, ``export``, ``import-pageindex``, ``mcp``;
 - :mod:`.backfill`: ``backfill``, ``serve`` (the Prefect flows);
 - :mod:`.maintenance`: ``migrate``, ``compact``, ``gc``.
@@ -28,7 +30,7 @@ from .options import app, err, out
 __all__ = ["app", "main"]
 
 # Each module registers its commands on `app`; `treebuild --help` lists them in this order.
-from . import build, read, agents, backfill, query, maintenance  # noqa: E402,F401,I001
+from . import build, read, agents, backfill, query, answer, evaluate, maintenance  # noqa: E402,F401,I001
 
 
 def _version_callback(value: bool) -> None:

@@ -37,7 +37,8 @@ if TYPE_CHECKING:
     from ..store import Store
 
 __all__ = ["app", "out", "err", "WIDTH", "fail", "OutputFormat", "StoreOpt", "CatalogOpt", "DocIdArg", "VersionOpt",
-           "ModelOpt", "ApiBaseOpt", "ApiKeyOpt", "BuildOptions", "build_options", "model_config", "parse_meta",
+           "ModelOpt", "ApiBaseOpt", "ApiKeyOpt", "DocsOpt", "FilterOpt", "NavigatorOpt", "MaxDocumentsOpt",
+           "BuildOptions", "build_options", "model_config", "parse_meta",
            "open_store", "load_tree", "unknown_document", "unknown_node", "unknown_version", "print_result",
            "print_warnings", "print_summary", "print_table", "print_lines", "cell_text"]
 
@@ -179,6 +180,17 @@ ApiBaseOpt = Annotated[str | None, typer.Option("--api-base", help="Base URL of 
                                                 "(env TREEBUILD_API_BASE).")]
 ApiKeyOpt = Annotated[str | None, typer.Option("--api-key", show_default=False, help="API key (better: env "
                                                "TREEBUILD_API_KEY or the provider's own variable).")]
+# the query commands' flags (query, ask, eval)
+DocsOpt = Annotated[list[str] | None, typer.Option("--doc", help="Only this doc_id; repeatable (default: all "
+                                                   "documents, selected when more than 3).")]
+FilterOpt = Annotated[list[str] | None, typer.Option("--filter", help="Only documents with key=value: format, doc_id "
+                                                     "or a --meta tag; repeatable (a repeated key accepts any of its "
+                                                     "values).")]
+NavigatorOpt = Annotated[str | None, typer.Option("--navigator", help="Navigator name: 'lexical' (offline, not a "
+                                                  "language model; the default) or 'litellm' (the default when "
+                                                  "--model names a model).")]
+MaxDocumentsOpt = Annotated[int | None, typer.Option("--max-documents", min=1,
+                                                     help="Documents navigated when none are named.")]
 MaxCallsOpt = Annotated[int | None, typer.Option("--max-calls", min=0, help="Model requests per document.")]
 MaxTokensOpt = Annotated[int | None, typer.Option("--max-tokens", min=0, help="Model tokens per document.")]
 MaxSecondsOpt = Annotated[float | None, typer.Option("--max-seconds", min=0.001,

@@ -9,7 +9,22 @@ from typing import Annotated, Any
 import typer
 
 from ..errors import TreebuildError
-from .options import ApiBaseOpt, ApiKeyOpt, CatalogOpt, ModelOpt, StoreOpt, app, err, fail, model_config, out
+from .options import (
+    ApiBaseOpt,
+    ApiKeyOpt,
+    CatalogOpt,
+    DocsOpt,
+    FilterOpt,
+    MaxDocumentsOpt,
+    ModelOpt,
+    NavigatorOpt,
+    StoreOpt,
+    app,
+    err,
+    fail,
+    model_config,
+    out,
+)
 
 __all__ = ["query"]
 
@@ -55,21 +70,15 @@ def _print_plain(result: Any) -> None:
 @app.command()
 def query(
     question: Annotated[str, typer.Argument(help="The question to navigate the documents for.")],
-    doc: Annotated[list[str] | None, typer.Option("--doc", help="Navigate this doc_id; repeatable "
-                                                  "(default: all documents, selected when more than 3).")] = None,
-    filter_: Annotated[list[str] | None, typer.Option("--filter", help="Only documents with key=value: format, "
-                                                      "doc_id or a --meta tag; repeatable (a repeated key accepts "
-                                                      "any of its values).")] = None,
-    navigator: Annotated[str | None, typer.Option("--navigator", help="Navigator name: 'lexical' (offline, not a "
-                                                  "language model; the default) or 'litellm' (the default when "
-                                                  "--model names a model).")] = None,
+    doc: DocsOpt = None,
+    filter_: FilterOpt = None,
+    navigator: NavigatorOpt = None,
     model: ModelOpt = None,
     api_base: ApiBaseOpt = None,
     api_key: ApiKeyOpt = None,
     max_pages: Annotated[int | None, typer.Option("--max-pages", min=1, help="Pages of text returned, at most.")]
     = None,
-    max_documents: Annotated[int | None, typer.Option("--max-documents", min=1,
-                                                      help="Documents navigated when none are named.")] = None,
+    max_documents: MaxDocumentsOpt = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print passages and the full audit record as JSON.")]
     = False,
     store: StoreOpt = None,

@@ -113,7 +113,7 @@ class ModelClient:
                 wait = self._backoff(attempt, exc.retry_after)
                 left = self.budget.remaining_seconds()
                 if left is not None and wait >= left:
-                    self.budget.stop(f"max_seconds={self.config.max_seconds:g} reached while retrying ({exc.kind})")
+                    self.budget.stop(f"max_seconds={self.budget.max_seconds:g} reached while retrying ({exc.kind})")
                 attempt += 1
                 self.usage.retries += 1
                 await self._sleep(wait)
@@ -150,7 +150,7 @@ class ModelClient:
                 except Exception as exc:  # litellm, openai, httpx errors and wait_for's TimeoutError
                     error = classify(exc)
                     if error.kind == "timeout" and limited_by_budget and time.monotonic() - started >= timeout * 0.9:
-                        self.budget.stop(f"max_seconds={self.config.max_seconds:g} reached during a request")
+                        self.budget.stop(f"max_seconds={self.budget.max_seconds:g} reached during a request")
                     raise error from exc
                 self._count(response, estimate)
             finally:
