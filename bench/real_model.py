@@ -57,7 +57,9 @@ from treebuild.settings import BuildSettings, ModelConfig  # noqa: E402
 
 MODEL = "openai/smollm2"
 HERE = Path(__file__).resolve().parent
-DEFAULT_CORPUS = HERE.parent.parent / "shared" / "corpus"
+DEFAULT_CORPUS = next((p / "shared" / "corpus" for p in HERE.parents if (p / "shared" / "corpus").is_dir()),
+                      HERE.parent.parent / "shared" / "corpus")
+"""``shared/corpus`` beside the repository (or beside the folder of worktrees it is in)."""
 CONTEXT = 8192
 """SmolLM2's trained context; summary requests (<= 4000 prompt tokens plus answers) fit it."""
 SINGLE_PASS_CHARS = 16_000

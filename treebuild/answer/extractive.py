@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ..query.navigators.lexical import score_texts
+from ..query.terms import score_texts
 from .citations import check_claim
 from .limits import AnswerLimits
 from .result import AnswerPassage, Claim

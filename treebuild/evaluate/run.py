@@ -24,7 +24,7 @@ from typing import Any
 from ..answer.numbers import NUMBER, numbers
 from ..errors import TreebuildError
 from ..query import AccessFilter, Navigator, QueryResult, navigate
-from ..query.navigators.lexical import score_texts
+from ..query.terms import score_texts
 from ..settings import ModelConfig
 from ..store import Store
 from .questions import EvalQuestion
