@@ -32,7 +32,7 @@ from treebuild.answer.citations import check_claim
 from treebuild.answer.extractive import sentences
 from treebuild.answer.model import MIN_PASSAGE_TOKENS
 from treebuild.answer.numbers import numbers
-from treebuild.answer.prompts import ANSWER_SYSTEM, PASSAGE_OVERHEAD_TOKENS, answer_messages
+from treebuild.answer.prompts import ANSWER_SYSTEM, PASSAGE_OVERHEAD_TOKENS, PLACEHOLDERS, answer_messages
 from treebuild.llm.tokens import count_tokens
 from treebuild.query import CancellationToken, Passage, PathEntry, StopReason
 from treebuild.query.prompts import DATA_BEGIN, DATA_END
@@ -152,7 +152,11 @@ def test_claims_are_checked_against_the_passages_given() -> None:
     unseen = check_claim(6, "The rest was 999.", ["P2"], given_)  # past the part the answerer was shown
     assert unseen.unsupported_numbers == ("999",)
     only_invented = check_claim(7, "It was 5.", ["P7"], given_)
-    assert set(only_invented.flags) == set(ClaimFlag)
+    assert set(only_invented.flags) == set(ClaimFlag) - {ClaimFlag.NO_STATEMENT}
+    for empty in ("<one statement>", " ... ", "<one statement> <id>", "-"):
+        nothing = check_claim(8, empty, ["P1"], given_)  # cited, no number: only the empty statement flags it
+        assert nothing.flags == (ClaimFlag.NO_STATEMENT,) and not nothing.verified
+    assert check_claim(9, "<one statement> Revenue was 16,388 million.", ["P1"], given_).verified
 
 
 # -- offline: extractive, not a language model -----------------------------------------------------------
@@ -241,7 +245,7 @@ def test_a_citation_to_a_passage_not_given_is_flagged(store: Store, server: Open
     assert answer.audit.schema == "json_object"
     first, second = answer.claims
     assert first.citations == () and first.unknown_citations == ("P9",)
-    assert set(first.flags) == set(ClaimFlag)  # its numbers are in no cited passage either: it cites none
+    assert set(first.flags) == set(ClaimFlag) - {ClaimFlag.NO_STATEMENT}  # its numbers: in no cited passage (none)
     assert second.citations == ("P1",) and second.flags == (ClaimFlag.UNKNOWN_CITATION,)
     assert answer.flagged == [first, second]
 
@@ -253,6 +257,16 @@ def test_a_number_not_in_the_cited_passage_is_flagged(store: Store, server: Open
     (claim,) = answer.claims
     assert claim.flags == (ClaimFlag.NUMBER_NOT_IN_PASSAGE,) and claim.unsupported_numbers == ("13",)
     assert answer.status is AnswerStatus.ANSWERED  # kept and flagged, never hidden
+
+
+def test_a_claim_echoing_the_template_states_nothing(store: Store, server: OpenAIServer) -> None:
+    # what SmolLM2-135M wrote under the strict schema (bench/README "Issue 29"): valid ids, no statement
+    server.script(Reply(content=claims(("<one statement>", ["P1"]), ("Revenue grew to 12 million dollars.", ["P1"]))))
+    answer = model_ask(store, server, docs=["report"])
+    echoed, real = answer.claims
+    assert echoed.flags == (ClaimFlag.NO_STATEMENT,) and not echoed.verified and real.verified
+    assert answer.status is AnswerStatus.ANSWERED  # kept and flagged, never hidden
+    assert PLACEHOLDERS[0] in server.chat_requests[-1].user  # the stand-in the prompt shows
 
 
 def test_not_found_is_a_valid_answer(store: Store, server: OpenAIServer) -> None:

@@ -1,5 +1,7 @@
 """Every citation checked against the passages given: an id that was not given is not a citation, a
-claim citing nothing is flagged, and so is a number the claim states that no cited passage prints.
+claim citing nothing is flagged, and so is a number the claim states that no cited passage prints, and a
+claim that states nothing (no letter or digit besides the answer template's placeholders, which small models
+copy).
 
 The check reads only what the answerer was shown of each passage (a passage cut to fit the budget is
 checked against its shown part): a number in the unseen rest would support a claim by coincidence.
@@ -11,17 +13,26 @@ import re
 from collections.abc import Iterable, Sequence
 
 from .numbers import numbers
+from .prompts import PLACEHOLDERS
 from .result import AnswerPassage, Claim, ClaimFlag
 
-__all__ = ["check_claim", "clean_id"]
+__all__ = ["check_claim", "clean_id", "states_something"]
 
 _ID_NOISE = re.compile(r"[\s\[\]()#]+")
+_WORD = re.compile(r"[^\W_]")
 
 
 def clean_id(value: object) -> str:
     """A passage id as named by a model: ``[p1]``, `` P1 `` and ``P1`` are ``P1``; anything else is kept as
     text (and is not a passage id unless it is one)."""
     return _ID_NOISE.sub("", str(value)).upper()
+
+
+def states_something(text: str) -> bool:
+    """A letter or digit outside the answer template's placeholders."""
+    for placeholder in PLACEHOLDERS:
+        text = text.replace(placeholder, " ")
+    return _WORD.search(text) is not None
 
 
 def check_claim(n: int, text: str, named: Iterable[object], passages: Sequence[AnswerPassage]) -> Claim:
@@ -32,7 +43,7 @@ def check_claim(n: int, text: str, named: Iterable[object], passages: Sequence[A
     unknown = tuple(i for i in ids if i not in shown)
     printed = {value for p in citations for _, value in numbers(shown[p].shown_text)}
     unsupported = tuple(dict.fromkeys(raw for raw, value in numbers(text) if value not in printed))
-    flags: list[ClaimFlag] = []
+    flags: list[ClaimFlag] = [] if states_something(text) else [ClaimFlag.NO_STATEMENT]
     if not citations:
         flags.append(ClaimFlag.NO_CITATION)
     if unknown:

@@ -22,10 +22,14 @@ from typing import Any
 from ..llm.schema import bounded_string, id_enum
 from ..query.prompts import DATA_BEGIN, DATA_END
 
-__all__ = ["PROMPT_VERSION", "ANSWER_SYSTEM", "passage_record", "answer_messages", "answer_schema",
+__all__ = ["PROMPT_VERSION", "ANSWER_SYSTEM", "PLACEHOLDERS", "passage_record", "answer_messages", "answer_schema",
            "answer_tokens", "data_lines", "PASSAGE_OVERHEAD_TOKENS"]
 
 PROMPT_VERSION = "answer-1"
+
+PLACEHOLDERS = ("<one statement>", "<id>")
+"""The answer template's stand-ins (in the user message's JSON example): a small model may copy them as its
+claim, which then states nothing (:data:`~treebuild.answer.ClaimFlag.NO_STATEMENT`)."""
 
 PASSAGE_OVERHEAD_TOKENS = 40
 """Tokens of one passage's JSON line besides its text (id, document, section path, pages)."""
@@ -69,7 +73,8 @@ def answer_messages(question: str, records: list[dict[str, Any]], *, max_claims:
         "",
         f"Answer the question from these passages in at most {max_claims} claims of at most {max_claim_chars} "
         f"characters, each citing 1 to {max_citations} passage ids. "
-        'Answer as JSON: {"found": true, "claims": [{"text": "<one statement>", "citations": ["<id>", ...]}, ...]}. '
+        f'Answer as JSON: {{"found": true, "claims": [{{"text": "{PLACEHOLDERS[0]}", '
+        f'"citations": ["{PLACEHOLDERS[1]}", ...]}}, ...]}}. '
         'If the passages do not answer the question: {"found": false, "claims": []}.',
     ])
     return [{"role": "system", "content": ANSWER_SYSTEM}, {"role": "user", "content": user}]

@@ -30,6 +30,7 @@ class ClaimFlag(StrEnum):
     NO_CITATION = "no_citation"  # it cites no passage that was given
     UNKNOWN_CITATION = "unknown_citation"  # it names an id that was not given (not counted as a citation)
     NUMBER_NOT_IN_PASSAGE = "number_not_in_passage"  # a number it states is printed in none of its cited passages
+    NO_STATEMENT = "no_statement"  # it states nothing: empty, or the answer template's placeholder echoed
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,7 +46,8 @@ class Claim:
 
     @property
     def verified(self) -> bool:
-        """Every citation names a passage given and every number is printed in a cited passage."""
+        """It states something, every citation names a passage given and every number is printed in a cited
+        passage."""
         return not self.flags
 
 
