@@ -76,10 +76,10 @@ class Writer:
     def page_number(self) -> int:
         return self._doc.page_count
 
-    def _line(self, text: str, size: float, bold: bool, x: float = LEFT) -> None:
+    def _line(self, text: str, size: float, bold: bool, x: float = LEFT, font: str | None = None) -> None:
         if self.y + size > BOTTOM:
             self.new_page()
-        self._text((x, self.y + size), text, size, "hebo" if bold else "helv")
+        self._text((x, self.y + size), text, size, font or ("hebo" if bold else "helv"))
         self.y += size * 1.25
 
     def heading(self, text: str, size: float = 14.0, bold: bool = True, space: float = 10.0) -> int:
@@ -122,9 +122,22 @@ class Writer:
         self.doc.close()
         return path
 
-    def line(self, text: str, size: float = BODY, bold: bool = False, x: float = LEFT) -> int:
-        """One line at ``x`` (no wrapping); returns its 1-based page number."""
-        self._line(text, size, bold, x)
+    def line(self, text: str, size: float = BODY, bold: bool = False, x: float = LEFT, font: str | None = None) -> int:
+        """One line at ``x`` (no wrapping; ``font``: a base-14 name such as ``cour``, else Helvetica);
+        returns its 1-based page number."""
+        self._line(text, size, bold, x, font)
+        return self.page_number
+
+    def row(self, cells: list[tuple[float, str]], size: float = BODY, bold: bool = False) -> int:
+        """One row of a table: each cell's text set flush right at its ``x`` (figures), the first cell
+        flush left at ``x`` (the row label); returns its 1-based page number."""
+        if self.y + size > BOTTOM:
+            self.new_page()
+        for k, (x, text) in enumerate(cells):
+            font = "hebo" if bold else "helv"
+            width = 0.0 if k == 0 else pymupdf.get_text_length(text, fontname=font, fontsize=size)
+            self._text((x - width, self.y + size), text, size, font)
+        self.y += size * 1.5
         return self.page_number
 
     def right(self, text: str, size: float = BODY, bold: bool = True) -> int:

@@ -35,7 +35,7 @@ from .layout import Layout
 from .outline.marks import outline_marks
 from .outline.quality import assess_outline
 from .typography.headings import Heading, to_marks
-from .windows import window_marks
+from .windows import content_namer, window_marks
 
 __all__ = ["Role", "Proposal", "Source", "SourceContext", "OutlineSource", "DeclaredSource", "TocSource",
            "HeadingsSource", "ModelSource", "WindowsSource"]
@@ -213,4 +213,5 @@ class WindowsSource:
         settings = context.settings
         return Proposal(self.name, window_marks(doc, Pos(0, 0), doc.end(), max_pages=settings.max_node_pages,
                                                 max_tokens=settings.max_node_tokens, level=1,
-                                                title=doc.display_title), role=self.role)
+                                                title=doc.display_title, namer=content_namer(doc, context.layout)),
+                        role=self.role)

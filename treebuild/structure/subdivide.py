@@ -16,7 +16,7 @@ from .assemble import attach, number_nodes, set_pages
 from .combine import same_heading
 from .heuristics import HEURISTICS as H
 from .layout import Layout
-from .windows import CHARS_PER_TOKEN, span_chars, window_marks
+from .windows import CHARS_PER_TOKEN, content_namer, span_chars, window_marks
 
 __all__ = ["subdivide", "too_large"]
 
@@ -51,7 +51,7 @@ def subdivide(doc: SourceDoc, roots: list[Node], settings: BuildSettings, layout
         if node.children:
             lead_end = node.children[0].start
             if too_large(doc, node.start, lead_end, settings):
-                lead = _window_children(doc, node, node.start, lead_end, settings)
+                lead = _window_children(doc, node, node.start, lead_end, settings, layout)
                 if lead:
                     node.children[:0] = lead
                     windows += len(lead)
@@ -71,7 +71,7 @@ def subdivide(doc: SourceDoc, roots: list[Node], settings: BuildSettings, layout
                 split += 1
                 stack.extend(node.children)
                 continue
-        kids = _window_children(doc, node, node.start, node.end, settings)
+        kids = _window_children(doc, node, node.start, node.end, settings, layout)
         windows += len(kids)
     for i, r in enumerate(roots):
         r.ordinal = i
@@ -84,11 +84,14 @@ def subdivide(doc: SourceDoc, roots: list[Node], settings: BuildSettings, layout
     return warnings
 
 
-def _window_children(doc: SourceDoc, parent: Node, start: Pos, end: Pos, settings: BuildSettings) -> list[Node]:
-    """Window nodes for ``[start, end)`` of ``parent``, built by the assembler: a leaf's windows become
-    its children; windows of a parent's lead are returned for the caller to put before its children."""
+def _window_children(doc: SourceDoc, parent: Node, start: Pos, end: Pos, settings: BuildSettings,
+                     layout: Layout) -> list[Node]:
+    """Window nodes for ``[start, end)`` of ``parent``, named by their content, built by the assembler: a
+    leaf's windows become its children; windows of a parent's lead are returned for the caller to put
+    before its children."""
     marks = window_marks(doc, start, end, max_pages=settings.max_node_pages, max_tokens=settings.max_node_tokens,
-                         level=parent.depth + 1, title=parent.title)
+                         level=parent.depth + 1, title=parent.title,
+                         namer=content_namer(doc, layout, exclude=parent.title))
     if not marks:
         return []
     if not parent.children:
