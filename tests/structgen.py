@@ -160,7 +160,8 @@ PLAN_ARTICLES = ["ARTICLE ONE Definitions", "ARTICLE TWO Eligibility", "ARTICLE 
 
 
 def filing_with_tail(path: Path, *, index: bool = True, statements_in_item8: bool = False,
-                     auditor_in_index: str = "", continued: bool = False) -> tuple[Path, dict[str, int]]:
+                     auditor_in_index: str = "", continued: bool = False,
+                     statement_titles: list[str] | None = None) -> tuple[Path, dict[str, int]]:
     """A 10-K whose tail follows Item 16 the way filings print it: Signatures (with a "Signature
     Capacity" table), the financial statements (an "Index to Financial Statements" page with page
     numbers, the auditor's report, the statements, numbered notes, one of them not bold), then the
@@ -172,9 +173,10 @@ def filing_with_tail(path: Path, *, index: bool = True, statements_in_item8: boo
     instead and the tail has Signatures and the exhibits only. With ``auditor_in_index`` the index
     names the audit firm in the report's row (``Report of <firm>, Independent ...``), as some
     filers print it, and the report's own page does not. With ``continued`` every statement runs
-    over two pages with its title printed on both. Returns the path and the start page of every
-    section by title.
+    over two pages with its title printed on both. ``statement_titles`` replaces
+    :data:`FILING_STATEMENTS`. Returns the path and the start page of every section by title.
     """
+    titles = statement_titles if statement_titles is not None else FILING_STATEMENTS
     w = Writer(header="Example Corp 2022 Form 10-K")
     pages: dict[str, int] = {}
     w.heading("UNITED STATES SECURITIES AND EXCHANGE COMMISSION", size=14)
@@ -197,7 +199,7 @@ def filing_with_tail(path: Path, *, index: bool = True, statements_in_item8: boo
         pages["Report of Independent Registered Public Accounting Firm"] = \
             w.heading("Report of Independent Registered Public Accounting Firm", size=10, bold=True)
         w.paras(3)
-        for title in FILING_STATEMENTS:
+        for title in titles:
             for part in range(2 if continued else 1):
                 w.new_page()
                 page = w.centred(title, 10)
@@ -219,7 +221,7 @@ def filing_with_tail(path: Path, *, index: bool = True, statements_in_item8: boo
             y = 150.0
             page.insert_text((480, y), "Page", fontsize=10, fontname="hebo")
             rows = [("Report of Independent Registered Public Accounting Firm", 72.0)]
-            rows += [(t, 72.0) for t in FILING_STATEMENTS]
+            rows += [(t, 72.0) for t in titles]
             rows += [("Notes to Consolidated Financial Statements", 72.0)]
             rows += [(f"{n}. {t}", 96.0) for n, t in enumerate(FILING_NOTES, start=1)]
             for title, x in rows:

@@ -7,7 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pymupdf
-from structgen import LOREM, Writer, ten_k_with_item_one
+import pytest
+from structgen import LOREM, Writer, filing_with_tail, ten_k_with_item_one
 
 from treebuild.model import Node
 from treebuild.readers import read
@@ -247,3 +248,71 @@ def test_a_large_unnumbered_title_set_tight_under_text_starts_a_section(tmp_path
     roots, _ = build_nodes(read(ten_k_with_item_one(tmp_path / "tenk.pdf", heads, section)), DETECT)
     item1 = next(n for r in roots for n in r.walk() if n.title == "Item 1. Business")
     assert [c.title for c in item1.children] == heads
+
+
+QUARTER_STATEMENTS = ["CONDENSED CONSOLIDATED STATEMENTS OF OPERATIONS (Unaudited)",
+                      "CONDENSED CONSOLIDATED BALANCE SHEETS (Unaudited)",
+                      "CONDENSED CONSOLIDATED STATEMENTS OF SHAREHOLDERS' EQUITY (Unaudited)",
+                      "CONDENSED CONSOLIDATED STATEMENTS OF CASH FLOWS (Unaudited)"]
+
+
+def test_a_statement_title_under_the_company_name_in_a_row_of_its_own_starts_a_section(tmp_path: Path) -> None:
+    """A 10-Q's statements titled in a bold type smaller than the text, under the company's name set
+    a line space above them in a row of its own: where the name is the page's running furniture (the
+    same place on most pages) the title block was found; where a page sets the name lower (its own
+    row first on the page), the title under it is the page's title all the same. The first statement,
+    its name under the Item's heading on the same page, does not own its page (not moved above the
+    Item)."""
+    w = Writer(header=None)
+    w.heading("UNITED STATES SECURITIES AND EXCHANGE COMMISSION", size=14)
+    w.heading("FORM 10-Q", size=16)
+    w.paras(2)
+    w.new_page()
+    w.line("PART I - FINANCIAL INFORMATION", size=8, bold=True)
+    w.line("Item 1.    Financial Statements", size=8, bold=True)
+    pages = {}
+    for k, title in enumerate(QUARTER_STATEMENTS):
+        if k:
+            w.new_page()
+            w.y += 10 if title.endswith("EQUITY (Unaudited)") else 0  # this page sets the name lower
+        w.centred("Example Inc.", 8)
+        w.y += 12
+        pages[title] = w.centred(title, 8)
+        w.centred("(In millions, except per share amounts)", 8, bold=False)
+        w.row([(72, ""), (420, "2023"), (500, "2022")], size=7)
+        for i, label in enumerate(["Net sales", "Cost of sales", "Gross margin", "Research", "Operating income",
+                                   "Other income", "Taxes", "Net income"]):
+            w.row([(72, label), (420, f"{(i + 3) * 1234 + k:,}"), (500, f"{(i + 2) * 1111:,}")], size=8)
+    w.new_page()
+    w.line("Example Inc.", size=8, bold=True)
+    w.line("Notes to Condensed Consolidated Financial Statements (Unaudited)", size=8, bold=True)
+    w.para(LOREM * 3, size=9)
+    w.new_page()
+    w.line("Item 2.    Management's Discussion and Analysis of Financial Condition and Results of Operations",
+           size=8, bold=True)
+    w.fill_pages(3)
+    doc = read(w.save(tmp_path / "quarter.pdf"))
+    roots, _ = build_nodes(doc, DETECT)
+    starts = {title: page for _, title, page in _tree(roots)}
+    for title in QUARTER_STATEMENTS[1:]:
+        name = title.removesuffix(" (Unaudited)")
+        assert starts.get(name) == pages[title], (name, _tree(roots))
+    first = QUARTER_STATEMENTS[0].removesuffix(" (Unaudited)")
+    item_at = doc.units[pages[QUARTER_STATEMENTS[0]] - 1].text.index("Item 1.")
+    for n in (n for r in roots for n in r.walk() if n.title == first):
+        assert n.start.char > item_at  # never moved to its page's top, above the Item's heading
+
+
+@pytest.mark.parametrize("equity", ["Consolidated Statements of Total Equity and Redeemable Interest",
+                                    "Consolidated Statements of Shareowners' Equity"])
+def test_equity_statements_worded_by_what_they_total_are_statements(tmp_path: Path, equity: str) -> None:
+    """An equity statement titled by what it totals (``... of Total Equity and Redeemable Interest``)
+    or by the holders a filer calls shareowners is a statement like the others: its page starts a
+    section, found from the headings alone (no index)."""
+    titles = ["Consolidated Statements of Income", "Consolidated Balance Sheets", equity,
+              "Consolidated Statements of Cash Flows"]
+    path, pages = filing_with_tail(tmp_path / "tenk.pdf", index=False, statement_titles=titles)
+    roots, _ = build_nodes(read(path), DETECT)
+    starts = {title: page for _, title, page in _tree(roots)}
+    for title in titles:
+        assert starts.get(title) == pages[title], (title, _tree(roots))

@@ -27,7 +27,8 @@ AUDITOR_REPORT = r"reports? of independent registered public accounting firm"
 STATEMENT_TITLE = re.compile(
     rf"^{COMPANY}(?:{AUDITOR_REPORT}|"
     r"(?:condensed )?(?:consolidated |combined )?(?:condensed )?(?:statements? of (?:income|operations|earnings|"
-    r"comprehensive|cash flows?|financial (?:position|condition)|changes in|(?:stockholders|shareholders|members)|"
-    r"equity)|balance sheets?))", re.IGNORECASE)
-"""A financial statement's or the auditor's report's title, the registrant's name before it optional."""
+    r"comprehensive|cash flows?|financial (?:position|condition)|changes in|"
+    r"(?:stockholders|shareholders|shareowners|members)|(?:total )?equity)|balance sheets?))", re.IGNORECASE)
+"""A financial statement's or the auditor's report's title, the registrant's name before it optional
+(``Consolidated Statements of Total Equity and Redeemable Interest``, ``... of Shareowners' Equity``)."""
 

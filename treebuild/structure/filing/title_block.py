@@ -12,7 +12,7 @@ from ...model import Line
 from ..typography.filters import CONTINUED
 from ..typography.model import Row
 from ..typography.rows import all_caps
-from .patterns import COMPANY_LINE, PERIOD_LINE
+from .patterns import COMPANY_LINE, PERIOD_LINE, STATEMENT_TITLE
 
 __all__ = ["statement_title_block"]
 
@@ -31,8 +31,10 @@ def _under_company(run: list[Row], top: float, lines: list[Line]) -> bool:
     and Subsidiaries`` over ``Consolidated Statement of Income``; the name may repeat atop every
     page, as furniture): a statement or table page's title, whatever its size (a release sets them
     in a smaller type than its text). The name is not part of the title."""
-    if run[0].y0 > top + 1.0 or not (run[0].bold or all_caps(run[0].text)):
+    if not (run[0].bold or all_caps(run[0].text)):
         return False
+    if run[0].y0 > top + 1.0:
+        return _under_company_row(run[0], top, lines)
     if len(run) >= 2 and COMPANY_LINE.search(run[0].text.strip()):
         return True
     for above in reversed(lines[:run[0].first]):  # the block's bold lines above, furniture on every such page
@@ -41,6 +43,20 @@ def _under_company(run: list[Row], top: float, lines: list[Line]) -> bool:
         if COMPANY_LINE.search(above.text.strip()):
             return True
     return False
+
+
+def _under_company_row(row: Row, top: float, lines: list[Line]) -> bool:
+    """A statement's title (not the notes' or another heading under the name) with the registrant's
+    name opening the page in a row of its own, set further above the title than the title's line
+    spacing (``Apple Inc.`` over ``CONDENSED CONSOLIDATED STATEMENTS OF SHAREHOLDERS' EQUITY``):
+    every line above the title is bold (or capitals) and the first of them, the page's first row,
+    names the company. A name under other text (an Item's heading above it) is not the page's title
+    block: the statement there does not own its page."""
+    if not STATEMENT_TITLE.match(row.text.strip()):
+        return False
+    above = sorted((ln for ln in lines if ln.text.strip() and ln.y1 <= row.y0 + 1.0), key=lambda ln: ln.y0)
+    return bool(above) and above[0].y0 <= top + 1.0 and bool(COMPANY_LINE.search(above[0].text.strip())) \
+        and all(ln.bold or all_caps(ln.text) for ln in above)
 
 
 def _block_title(run: list[Row], named: bool) -> list[Row]:
