@@ -31,10 +31,12 @@ Run with ``nice -n 10``; figures taken while other work runs on the machine are 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import importlib.util
 import json
 import os
 import select
+import signal
 import socket
 import subprocess
 import sys
@@ -277,10 +279,10 @@ class AnswerFigures:
 
 
 def answer(question: dict[str, Any], store: Store, config: ModelConfig, navigator: str,
-           limits: dict[str, Any]) -> AnswerFigures:
+           limits: dict[str, Any], answer_limits: AnswerLimits = ANSWER_LIMITS) -> AnswerFigures:
     started = time.perf_counter()
     result = ask_answer(question["question"], store, docs=[question["doc_name"]], navigator=navigator, config=config,
-                 answer=ANSWER_LIMITS, **limits)
+                            answer=answer_limits, **limits)
     a = result.audit
     flags: Counter[str] = Counter(f.value for c in result.claims for f in c.flags)
     return AnswerFigures(question["id"], result.status.value, a.outcome, len(result.claims),
@@ -335,10 +337,13 @@ def main() -> int:
     ap.add_argument("--answer-navigator", choices=["lexical", "litellm"], default="lexical",
                     help="with --answers: the navigator before the answer (lexical: only the answer is the model's)")
     ap.add_argument("--no-navigation", action="store_true", help="skip the litellm navigation figures")
+    ap.add_argument("--answer-input-tokens", type=int, default=ANSWER_LIMITS.max_input_tokens,
+                    help="with --answers: the passages' token budget (smaller prompts answer sooner on a busy machine)")
     ap.add_argument("--log", type=Path, default=Path(tempfile.gettempdir()) / "treebuild-real-model.log")
     args = ap.parse_args()
 
     started = time.perf_counter()
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # `kill` runs the finally below: the server stops too
     model = LocalModel(args.threads, CONTEXT, args.log)
     print(f"model: SmolLM2-135M-Instruct ({gguf_path().name}) on llama.cpp at {model.api_base}; log {args.log}")
     try:
@@ -377,7 +382,8 @@ def main() -> int:
             if args.answers:
                 answered = []
                 for q in questions:
-                    got = answer(q, store, nav_cfg, args.answer_navigator, limits)
+                    got = answer(q, store, nav_cfg, args.answer_navigator, limits, dataclasses.replace(
+                        ANSWER_LIMITS, max_input_tokens=args.answer_input_tokens))
                     answered.append(got)
                     print(f"{got.qid:24} {got.status:9} claims {got.claims} verified {got.verified} flags "
                           f"{got.flags or '-'} schema {got.schema} calls {got.calls} tokens {got.tokens} "
