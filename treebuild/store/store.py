@@ -34,8 +34,9 @@ from filelock import FileLock
 
 from ..errors import NotFound, StoreError
 from ..model import Method, Tree
-from .catalog import CATALOG_FORMAT, catalog_format, install
+from .catalog import CATALOG_FORMAT, SORT_KEYS, catalog_format, install
 from .lake import LAKE, Location, shared_lake
+from .maintenance import cleanup_scheduled, expire_superseded, rewrite_small_files, scheduled_files
 from .readonly import check_read_only
 from .rows import grid_rows, load_tree, node_rows, tree_rows, unit_rows
 
@@ -473,30 +474,37 @@ class Store:
 
     # ------------------------------------------------------------------ maintenance
     def compact(self) -> dict[str, int]:
-        """Merge small data files (and flush rows inlined in the catalog) into larger, doc_id-sorted files.
+        """Merge small data files (and rows inlined in the catalog) into larger, doc_id-sorted files.
 
-        Readers and writers may run meanwhile; the replaced files are removed by :meth:`gc` once no
-        snapshot needs them. Returns data-file counts before and after.
+        Each table's merge is one ordinary write transaction (see ``maintenance.py``): readers and writers
+        may run meanwhile, and a reader inside a transaction keeps reading its snapshot's files. The
+        replaced files are removed by :meth:`gc` once no snapshot within the grace period needs them.
+        Returns data-file counts before and after.
         """
         self._require_writable()
         before = self._file_count()
 
         def run() -> None:
             with self._write_guard():
-                cur = self._cursor()
-                cur.execute(f"CALL ducklake_flush_inlined_data('{LAKE}')")
-                cur.execute(f"CALL ducklake_merge_adjacent_files('{LAKE}')")
+                cur = self._new_cursor()  # a session of its own: merged rows go to files, never back inline
+                try:
+                    cur.execute("SET ducklake_default_data_inlining_row_limit = 0")
+                    for table, keys in SORT_KEYS.items():
+                        rewrite_small_files(cur, table, keys)
+                finally:
+                    cur.close()
 
         self._retry(run, what="compact the store")
         return {"files_before": before, "files_after": self._file_count()}
 
     def gc(self, *, keep_versions: int | None = None, grace: timedelta = DEFAULT_GRACE) -> dict[str, int]:
-        """Apply retention and remove files no snapshot needs.
+        """Apply retention and remove files no snapshot within the grace period needs.
 
         ``keep_versions=N`` deletes every version of a document but its N newest (the latest is always
-        kept). Snapshots older than ``grace`` are expired, the files only they referenced are deleted,
-        and files no snapshot ever referenced (left by killed commits) are deleted once older than
-        ``grace``, so a commit or a reader that is still running keeps what it uses.
+        kept). Snapshots that stopped being the latest more than ``grace`` ago are expired; files only they
+        referenced are deleted (files replaced by ``compact`` included, whose earlier snapshots are superseded
+        by the compaction's own); files no snapshot ever referenced (left by killed commits) are deleted once
+        older than ``grace``. So a commit, or a reader's transaction, younger than ``grace`` keeps what it uses.
         """
         self._require_writable()
         if keep_versions is not None and keep_versions < 1:
@@ -507,14 +515,15 @@ class Store:
                                                   what="apply retention")
         files_before = self._disk_files()
         cutoff = datetime.now(UTC) - grace
-        ts = f"TIMESTAMPTZ '{cutoff.isoformat()}'"
 
         def run() -> None:
             with self._write_guard():
                 cur = self._cursor()
-                cur.execute(f"CALL ducklake_expire_snapshots('{LAKE}', older_than => {ts})")
-                cur.execute(f"CALL ducklake_cleanup_old_files('{LAKE}', older_than => {ts})")
-                cur.execute(f"CALL ducklake_delete_orphaned_files('{LAKE}', older_than => {ts})")
+                earlier = scheduled_files(cur)
+                expire_superseded(cur, cutoff)
+                cleanup_scheduled(cur, cutoff, earlier)
+                cur.execute(f"CALL ducklake_delete_orphaned_files('{LAKE}', "
+                            f"older_than => TIMESTAMPTZ '{cutoff.isoformat(sep=' ')}')")
 
         self._retry(run, what="collect garbage")
         if files_before >= 0:
