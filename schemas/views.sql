@@ -35,7 +35,8 @@ CREATE TABLE IF NOT EXISTS trees (
   stats VARCHAR,
   warnings VARCHAR[],
   schema_version SMALLINT,
-  load_id VARCHAR
+  load_id VARCHAR,
+  findings STRUCT(code VARCHAR, stage VARCHAR, message VARCHAR, page INTEGER, count INTEGER)[]
 );
 CREATE TABLE IF NOT EXISTS nodes (
   doc_id VARCHAR,
@@ -112,7 +113,7 @@ CREATE OR REPLACE VIEW tables AS
 CREATE OR REPLACE VIEW latest_tables AS
   SELECT g.* FROM tables g SEMI JOIN latest_trees t ON g.doc_id = t.doc_id AND g.version = t.version;
 CREATE OR REPLACE VIEW store_info AS
-  SELECT 2 AS schema_version, '4' AS catalog_format;
+  SELECT 2 AS schema_version, '5' AS catalog_format;
 CREATE OR REPLACE MACRO tree_version(d, v) AS
   coalesce(nullif(v, 0), (SELECT max(version) FROM trees WHERE doc_id = d));
 CREATE OR REPLACE MACRO subtree(d, nid, v := 0) AS TABLE

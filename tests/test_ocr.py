@@ -264,7 +264,7 @@ def test_modes_off_and_force(tmp_path: Path, counting: Counting) -> None:
     scan = scan_copy(src, tmp_path / "scan.pdf")
     off = read(scan, ocr=OcrRequest(mode=OcrMode.off))
     assert counting.calls == 2 and off.ocr is None
-    assert off.warnings == [f"{scan}: no text layer on 2 of 2 pages and OCR is off: ingest with --ocr auto "
+    assert off.warnings == ["no text layer on 2 of 2 pages and OCR is off: ingest with --ocr auto "
                             "(or TREEBUILD_OCR=auto) to read them"]
 
 
@@ -319,7 +319,8 @@ def test_which_pages_need_ocr(tmp_path: Path) -> None:
 def test_missing_engine_or_language_warns_what_to_install(tmp_path: Path) -> None:
     scan = scan_copy(write_pdf(tmp_path / "a.pdf", [["Tide tables"]]), tmp_path / "scan.pdf")
     doc = read(scan, ocr=OcrRequest(lang="zzz"))
-    assert doc.warnings == [f"{scan}: 1 of 1 pages have no usable text layer and were not read: no Tesseract "
+    assert [f.code for f in doc.findings] == ["ocr_unavailable"]
+    assert doc.warnings == ["1 of 1 pages have no usable text layer and were not read: no Tesseract "
                             "language data for 'zzz' (install it with `apt-get install tesseract-ocr-zzz` (or set "
                             "TESSDATA_PREFIX to the folder holding zzz.traineddata))"]
     with pytest.raises(OcrUnavailable, match="unknown OCR engine 'nope'"):
@@ -335,7 +336,7 @@ def test_limits_pages_per_document_and_seconds_per_page(tmp_path: Path, counting
     assert counting.calls == 0
     doc = read(scan, ocr=OcrRequest(page_seconds=0.001))
     assert doc.ocr is None and all(not u.text for u in doc.units)
-    assert doc.warnings[0] == f"{scan}: OCR gave up on 2 page(s) after 0.001 s each (raise " \
+    assert doc.warnings[0] == "OCR gave up on 2 page(s) after 0.001 s each (raise " \
                               "TREEBUILD_OCR_PAGE_SECONDS): pages 1-2"
 
 

@@ -136,8 +136,9 @@ def test_pdf_without_text_layer_warns(tmp_path: Path, content: list[list[Text | 
     path = write_pdf(tmp_path / "scan.pdf", content, figures=figures)
     doc = read(path)
     assert sum(not u.text.strip() for u in doc.units) == blank
-    assert doc.warnings == [f"{path}: no text on {blank} of 4 pages, OCR included"]
-    assert doc.warnings[0] in build(path).warnings  # the pipeline reports it with the tree
+    assert doc.warnings == [f"no text on {blank} of 4 pages, OCR included"]
+    assert [(f.code, f.stage) for f in doc.findings] == [("no_text_layer", "read")]
+    assert doc.findings[0] in build(path).findings  # the pipeline reports it with the tree
 
 
 def test_pdf_with_some_figure_pages_does_not_warn(tmp_path: Path) -> None:

@@ -13,6 +13,7 @@ from enum import StrEnum
 from pathlib import Path
 
 from .errors import TreebuildError
+from .findings import Finding, texts
 from .model import Method
 from .readers import SUPPORTED_SUFFIXES, preflight, read
 from .readers.common import file_digest
@@ -38,8 +39,8 @@ class IdentityConflict(TreebuildError):
 
 @dataclass
 class IngestResult:
-    """What happened to one document: ``status`` is created, unchanged or error; ``warnings`` are
-    the build's findings (no text layer, ignored outline, model failures ...), one line each."""
+    """What happened to one document: ``status`` is created, unchanged or error; ``findings`` are
+    the build's (no text layer, ignored outline, model failures ...), ``warnings`` their text lines."""
 
     path: str
     doc_id: str
@@ -52,7 +53,12 @@ class IngestResult:
     error: str | None = None
     calls: int = 0  # model requests of this build (0 when unchanged or offline)
     tokens: int = 0  # model prompt + completion tokens of this build
-    warnings: list[str] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+
+    @property
+    def warnings(self) -> list[str]:
+        """The text form of :attr:`findings`, one line each."""
+        return texts(self.findings)
 
 
 @dataclass
@@ -123,7 +129,7 @@ def ingest(path: str | Path, store: Store | str | Path | None = None, *, doc_id:
                         result.version, time.perf_counter() - t0, tree.stats.get("nodes", 0), doc.page_count,
                         tree.method, calls=tree.usage.calls,
                         tokens=tree.usage.prompt_tokens + tree.usage.completion_tokens,
-                        warnings=list(tree.warnings) if result.created else [])
+                        findings=list(tree.findings) if result.created else [])
 
 
 def _check_identity(st: Store, did: str, p: Path, versions: list[DocVersion]) -> None:

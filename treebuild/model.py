@@ -16,6 +16,8 @@ from enum import StrEnum
 from pathlib import PurePath
 from typing import Any, NamedTuple
 
+from .findings import Finding, texts
+
 __all__ = [
     "Format",
     "UnitKind",
@@ -314,7 +316,7 @@ class SourceDoc:
     metadata: dict[str, str] = field(default_factory=dict)
     outline: list[OutlineEntry] = field(default_factory=list)
     page_count: int | None = None
-    warnings: list[str] = field(default_factory=list)  # reader findings the build reports, e.g. no text layer
+    findings: list[Finding] = field(default_factory=list)  # the reader's, e.g. no text layer; the build reports them
     tables: list[Table] = field(default_factory=list)  # tables kept as data, by (unit, start); spans never overlap
     ocr: dict[str, Any] | None = None  # pages read by OCR: engine, count, list, confidence (the tree's ``stats.ocr``)
     read_confidence: dict[int, list[tuple[int, float]]] = field(default_factory=dict)
@@ -329,6 +331,11 @@ class SourceDoc:
     def __repr__(self) -> str:  # short: the units hold the whole document's text
         return (f"SourceDoc(path={self.path!r}, format={self.format!r}, units={len(self.units)}, "
                 f"pages={self.page_count})")
+
+    @property
+    def warnings(self) -> list[str]:
+        """The text form of :attr:`findings` (a new list)."""
+        return texts(self.findings)
 
     def lines(self, unit: int) -> list[Line]:
         """Typographic lines of a page unit (empty for formats without pages)."""
@@ -552,7 +559,7 @@ class Tree:
     description_key: str | None = None  # like Node.summary_key, for reusing the description
     model: str | None = None
     usage: Usage = field(default_factory=Usage)
-    warnings: list[str] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)  # every stage's, in the order recorded
     doc_id: str | None = None
     version: int | None = None
     meta: dict[str, str] = field(default_factory=dict)
@@ -561,6 +568,11 @@ class Tree:
         nodes = sum(1 for _ in self.walk())
         return (f"Tree(doc_id={self.doc_id!r}, version={self.version}, source={PurePath(self.doc.path).name!r}, "
                 f"method={self.method!r}, nodes={nodes})")
+
+    @property
+    def warnings(self) -> list[str]:
+        """The text form of :attr:`findings` (a new list; what ``trees.warnings`` stores)."""
+        return texts(self.findings)
 
     def walk(self) -> Iterator[Node]:
         """All nodes in preorder."""

@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__
+from .findings import Finding, from_texts
+from .findings import Stage as FindingStage
 from .model import Method, Node, SourceDoc, StructureSource, Tree, Usage
 from .readers import read
 from .settings import BuildSettings, ModelConfig, resolve_settings
@@ -33,7 +35,7 @@ class BuildContext:
     cache: SummaryCache | None = None
     roots: list[Node] = field(default_factory=list)
     method: Method = field(default_factory=lambda: Method(StructureSource.single))
-    warnings: list[str] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
     usage: Usage = field(default_factory=Usage)
     tree: Tree | None = None
@@ -45,12 +47,12 @@ def _structure(ctx: BuildContext) -> None:
     ctx.layout = analyze(ctx.doc)
     ctx.roots, result = build_nodes(ctx.doc, ctx.settings, ctx.model_config, ctx.usage, ctx.layout)
     ctx.method = result.method
-    ctx.warnings.extend(ctx.doc.warnings)
-    ctx.warnings.extend(result.warnings)
+    ctx.findings.extend(ctx.doc.findings)
+    ctx.findings.extend(from_texts(result.warnings, FindingStage.structure))
 
 
 def _subdivide(ctx: BuildContext) -> None:
-    ctx.warnings.extend(subdivide(ctx.doc, ctx.roots, ctx.settings, ctx.layout))
+    ctx.findings.extend(from_texts(subdivide(ctx.doc, ctx.roots, ctx.settings, ctx.layout), FindingStage.subdivide))
 
 
 def _finalize(ctx: BuildContext) -> None:
@@ -58,7 +60,7 @@ def _finalize(ctx: BuildContext) -> None:
         for node in root.walk():
             node.text_sha256 = hashlib.sha256(node.text().encode()).hexdigest()
     ctx.tree = Tree(doc=ctx.doc, roots=ctx.roots, method=ctx.method,
-                    settings=ctx.settings.model_dump(), warnings=ctx.warnings,
+                    settings=ctx.settings.model_dump(), findings=ctx.findings,
                     model=ctx.settings.model, usage=ctx.usage)
 
 

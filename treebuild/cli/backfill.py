@@ -279,7 +279,7 @@ def _print_row(r: dict[str, Any]) -> None:
                   f"{r['seconds']:.2f}s{warned})", highlight=False)
     else:
         out.print(f"[dim]unchanged[/] {name} v{r['version']}", highlight=False)
-    print_warnings(r.get("warnings") or [])  # each names its file, as `ingest` prints them
+    print_warnings(r["document"], r.get("warnings") or [])  # each names its file, as `ingest` does
 
 
 def _finish(state: Any) -> None:

@@ -50,7 +50,7 @@ def build(
             tree = build_doc(doc, settings, model_config=config)
     except TreebuildError as exc:
         fail(exc)
-    print_warnings(tree.warnings)
+    print_warnings(str(file), tree.warnings)
     text = json.dumps(to_pageindex(tree), indent=2, ensure_ascii=False, default=str)
     if output is None:
         sys.stdout.write(text + "\n")

@@ -257,12 +257,14 @@ def print_result(res: IngestResult) -> None:
         warned = f", {len(res.warnings)} warning{'s' if len(res.warnings) > 1 else ''}" if res.warnings else ""
         out.print(f"{word} {escape(res.doc_id)} v{res.version}  ({res.nodes} nodes, {res.method}, "
                   f"{res.seconds:.2f}s{warned})", highlight=False)
-    print_warnings(res.warnings)
+    print_warnings(res.path, res.warnings)
 
 
-def print_warnings(warnings: Sequence[str]) -> None:
+def print_warnings(document: str, warnings: Sequence[str]) -> None:
+    """One line per warning, each naming its ``document`` (a file path, or a stored document's id), so a log
+    of a batch can be traced: ``warning   report.pdf: no text layer on 2 of 2 pages: ...``."""
     for w in warnings:
-        err.print(f"[yellow]warning[/]   {escape(' '.join(w.split()))}", highlight=False)
+        err.print(f"[yellow]warning[/]   {escape(document)}: {escape(' '.join(w.split()))}", highlight=False)
 
 
 def print_summary(results: Sequence[IngestResult], scan: Scan | None = None) -> None:

@@ -73,7 +73,7 @@ def show(
         out.print(tree.description, highlight=False, markup=False)
     for line in outline_lines(tree, max_depth=depth, summaries=summaries):
         out.print(line, highlight=False, markup=False)
-    print_warnings(tree.warnings)
+    print_warnings(tree.doc_id or tree.doc.path, tree.warnings)
 
 
 @app.command()

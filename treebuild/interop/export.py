@@ -81,6 +81,7 @@ def to_pageindex(tree: Tree, *, max_depth: int | None = None) -> dict[str, Any]:
         "settings": tree.settings,
         "stats": tree.stats,
         "warnings": tree.warnings,
+        "findings": [f.as_record() for f in tree.findings],
         "meta": tree.meta,
     }
 

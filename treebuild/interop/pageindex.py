@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import TreebuildError
+from ..findings import Finding, Stage
 from ..model import Mark, Method, Node, Origin, Pos, SourceDoc, StructureSource, Tree
 from ..readers import read
 from ..settings import OFFLINE_MODEL, ModelConfig, settings_hash
@@ -168,15 +169,18 @@ def from_pageindex(data: dict[str, Any], doc: SourceDoc, *, fill_summaries: bool
         summary = data_node.get("summary") or data_node.get("text_summary") or data_node.get("prefix_summary")
         if isinstance(summary, str) and summary.strip():
             node.summary, node.summary_origin = summary, IMPORTED_ORIGIN
-    warnings = []
+    findings = []
     if unplaced:
-        warnings.append(f"{unplaced} of {len(nodes)} imported titles were not found on their start page; "
-                        f"those nodes start at the top of the page (confidence {UNPLACED_CONFIDENCE})")
+        findings.append(Finding("imported_titles_unplaced", Stage.interop,
+                                f"{unplaced} of {len(nodes)} imported titles were not found on their start page; "
+                                f"those nodes start at the top of the page (confidence {UNPLACED_CONFIDENCE})"))
     if moved:
-        warnings.append(f"{moved} imported nodes started before the node preceding them and were moved forward")
+        findings.append(Finding("imported_starts_moved", Stage.interop,
+                                f"{moved} imported nodes started before the node preceding them and were moved "
+                                "forward"))
     description = data.get("doc_description")
     tree = Tree(doc=doc, roots=roots, method=_IMPORT_METHOD, settings=_settings(data),
-                description=description if isinstance(description, str) else None, warnings=warnings,
+                description=description if isinstance(description, str) else None, findings=findings,
                 stats={"nodes": len(nodes), "max_depth": max(n.depth for n in nodes), "units": len(doc.units),
                        "unplaced_titles": unplaced, "exact_spans": exact})
     if fill_summaries and any(n.summary is None for n in nodes):

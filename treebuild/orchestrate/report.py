@@ -37,8 +37,18 @@ def row(result: dict[str, Any]) -> dict[str, Any]:
         "calls": result.get("calls", 0),
         "tokens": result.get("tokens", 0),
         "error": result.get("error"),
-        "warnings": [str(w) for w in result.get("warnings") or []],  # the build's findings, one line each
+        "warnings": _warnings(result),  # the build's findings, one line each
     }
+
+
+def _warnings(result: dict[str, Any]) -> list[str]:
+    """The text lines of an ``IngestResult`` dict's findings (``warnings`` lines from an older worker)."""
+    from treebuild.findings import Finding
+
+    found = result.get("findings")
+    if found is not None:
+        return [Finding.from_record(f).text for f in found]
+    return [str(w) for w in result.get("warnings") or []]
 
 
 @dataclass

@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import ReadError
+from ..findings import Finding, Stage
 from ..model import Format, LayoutView, Line, OutlineEntry, SourceDoc, Table, Unit, UnitKind
 from ..settings import Limits
 from .common import read_markup
@@ -586,9 +587,10 @@ def read_html(raw: bytes, *, path: str, sha256: str | None = None) -> SourceDoc:
         raise ReadError(f"binary content ({kind}), not HTML", path=path,
                         hint="check the file's real type and rename it")
     encoding, how = sniff_encoding(raw)
-    warnings: list[str] = []
+    findings: list[Finding] = []
     if how == "fallback":
-        warnings.append(f"{path}: no declared encoding and not valid UTF-8; read as windows-1252")
+        findings.append(Finding("not_utf8", Stage.read, "no declared encoding and not valid UTF-8; read as "
+                                "windows-1252"))
     decoder = codecs.getincrementaldecoder(encoding)(errors="replace")
     walker = _Walker(path)
     parser = etree.HTMLParser(target=walker, no_network=True, huge_tree=True, recover=True,
@@ -604,15 +606,16 @@ def read_html(raw: bytes, *, path: str, sha256: str | None = None) -> SourceDoc:
         raise ReadError(f"cannot parse HTML: {exc}", path=path,
                         hint="check that the file is an HTML document") from exc
     if walker.sheet.imports:
-        warnings.append(f"{path}: {walker.sheet.imports} @import stylesheet(s) not fetched (no network access)")
+        findings.append(Finding("stylesheet_not_fetched", Stage.read, f"{walker.sheet.imports} @import "
+                                "stylesheet(s) not fetched (no network access)"))
     if sha256 is None:
         import hashlib
 
         sha256 = hashlib.sha256(raw).hexdigest()
-    return _document(walker, path, sha256, len(raw), warnings)
+    return _document(walker, path, sha256, len(raw), findings)
 
 
-def _document(w: _Walker, path: str, sha256: str, size: int, warnings: list[str]) -> SourceDoc:
+def _document(w: _Walker, path: str, sha256: str, size: int, findings: list[Finding]) -> SourceDoc:
     pages = [p for p in w.pager.pages if p.texts]
     meta = {"page_breaks": str(w.breaks)}
     if w.breaks and len(pages) > 1:
@@ -638,7 +641,7 @@ def _document(w: _Walker, path: str, sha256: str, size: int, warnings: list[str]
                    max(ln.y1 for ln in lines))
             tables.append(_table(g.rows, unit, start, end, units[unit].text[:start], unit + 1, box))
         return SourceDoc(path=path, format=Format.html, units=units, sha256=sha256, size=size, title=w.title,
-                         metadata=meta, outline=outline, page_count=len(units), warnings=warnings, tables=tables,
+                         metadata=meta, outline=outline, page_count=len(units), findings=findings, tables=tables,
                          folio_labels=True,
                          _lines=lambda i: line_lists[i] if 0 <= i < len(line_lists) else [])
     units, line_unit, line_char = _blocks(w)
@@ -671,7 +674,7 @@ def _document(w: _Walker, path: str, sha256: str, size: int, warnings: list[str]
         return made[0]
 
     return SourceDoc(path=path, format=Format.html, units=units, sha256=sha256, size=size, title=w.title,
-                     metadata=meta, page_count=None, warnings=warnings, tables=tables, layout_view=view)
+                     metadata=meta, page_count=None, findings=findings, tables=tables, layout_view=view)
 
 
 def _table(rows: list[list[str]], unit: int, start: int, end: int, above: str, page: int | None,

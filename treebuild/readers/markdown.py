@@ -19,6 +19,7 @@ from typing import Any
 from markdown_it import MarkdownIt
 
 from ..errors import ReadError
+from ..findings import Finding, Stage
 from ..model import Format, SourceDoc, Table, Unit, UnitKind
 from ..settings import Limits
 from .common import file_digest
@@ -50,13 +51,14 @@ class MarkdownReader:
             raise ReadError(f"cannot read file: {exc.strerror or exc}", path=str(path),
                             hint="check that the file exists and is readable") from exc
         text = decode_text(raw)
-        warnings = []
+        findings = []
         if _is_latin1_fallback(raw):
-            warnings.append(f"{path}: not valid UTF-8; read as Latin-1 (save it as UTF-8 if characters look wrong)")
+            findings.append(Finding("not_utf8", Stage.read,
+                                    "not valid UTF-8; read as Latin-1 (save it as UTF-8 if characters look wrong)"))
         units, front, tables = parse_markdown_tables(text)
         title = front.get("title") or None
         return SourceDoc(path=str(path), format=Format.markdown, units=units, sha256=sha, size=size,
-                         title=title, metadata=front, page_count=None, warnings=warnings, tables=tables)
+                         title=title, metadata=front, page_count=None, findings=findings, tables=tables)
 
 
 def _is_latin1_fallback(raw: bytes) -> bool:

@@ -41,6 +41,7 @@ from typing import Any
 import pymupdf
 
 from ..errors import ReadError
+from ..findings import Finding, Stage
 from ..model import Line
 from .fonts import font_traits
 from .ocr import (
@@ -124,13 +125,13 @@ class OcrPage:
 
 @dataclass
 class OcrOutcome:
-    """The pages read by OCR (by unit index), what the tree records, and the warnings."""
+    """The pages read by OCR (by unit index), what the tree records, and the findings."""
 
     pages: dict[int, OcrPage] = field(default_factory=dict)
     engine: str | None = None
-    unavailable: bool = False  # pages needed OCR but the engine is not installed (the warnings say what to install)
+    unavailable: bool = False  # pages needed OCR but the engine is not installed (the findings say what to install)
     seconds: float = 0.0
-    warnings: list[str] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
 
     def facts(self) -> dict[str, Any] | None:
         """``stats.ocr`` of the tree row: engine, pages read (count and list), mean confidence, cache hits."""
@@ -295,8 +296,8 @@ def read_pages(doc: pymupdf.Document, texts: list[str], path: str, request: OcrR
         eng = engine(request.engine, request.lang)
     except OcrUnavailable as exc:
         outcome.unavailable = True
-        outcome.warnings.append(f"{path}: {len(todo)} of {len(texts)} pages have no usable text layer and were "
-                                f"not read: {exc}")
+        outcome.findings.append(Finding("ocr_unavailable", Stage.read, f"{len(todo)} of {len(texts)} pages have "
+                                        f"no usable text layer and were not read: {exc}"))
         return outcome
     outcome.engine = eng.identity
     t0 = time.perf_counter()
@@ -304,8 +305,9 @@ def read_pages(doc: pymupdf.Document, texts: list[str], path: str, request: OcrR
     outcome.seconds = time.perf_counter() - t0
     low = outcome.low()
     if low:
-        outcome.warnings.append(f"{path}: OCR read {len(low)} page(s) with low confidence (below "
-                                f"{LOW_CONFIDENCE:.0%}): pages {_ranges(low)}; check them against the scan")
+        outcome.findings.append(Finding("ocr_low_confidence", Stage.read, f"OCR read {len(low)} page(s) with low "
+                                        f"confidence (below {LOW_CONFIDENCE:.0%}): pages {_ranges(low)}; check them "
+                                        "against the scan"))
     return outcome
 
 
@@ -358,8 +360,9 @@ def _read(doc: pymupdf.Document, todo: dict[int, str], texts: list[str], path: s
             _collect(pending, folder, finish)
     mark_bold(outcome.pages.values())
     if timeouts:
-        outcome.warnings.append(f"{path}: OCR gave up on {len(timeouts)} page(s) after {request.page_seconds:g} s "
-                                f"each (raise TREEBUILD_OCR_PAGE_SECONDS): pages {_ranges(sorted(timeouts))}")
+        outcome.findings.append(Finding("ocr_timeout", Stage.read, f"OCR gave up on {len(timeouts)} page(s) after "
+                                        f"{request.page_seconds:g} s each (raise TREEBUILD_OCR_PAGE_SECONDS): pages "
+                                        f"{_ranges(sorted(timeouts))}"))
 
 
 def _collect(pending: dict[int, tuple[Future[list[OcrLine] | None], str, str, int]], folder: Path | None,

@@ -18,6 +18,7 @@ import pymupdf
 
 from .. import collector
 from ..errors import ReadError
+from ..findings import Finding, Stage
 from ..model import Format, Line, OutlineEntry, SourceDoc, Table, Unit, UnitKind
 from ..settings import Limits
 from .common import file_digest
@@ -133,21 +134,21 @@ class PdfReader:
         return SourceDoc(
             path=str(path), format=Format.pdf, units=units, sha256=sha, size=size, title=title,
             metadata=meta, outline=outline, page_count=len(units),
-            warnings=[*scanned.warnings, *_text_layer_warnings(path, units, scanned.unavailable or request.mode)],
+            findings=[*scanned.findings, *_text_layer_findings(units, scanned.unavailable or request.mode)],
             ocr=scanned.facts(), read_confidence=read_confidence, tables=tables, _lines=lines, _release=kept.clear,
         )
 
 
-def _text_layer_warnings(path: Path, units: list[Unit], mode: OcrMode | bool) -> list[str]:
+def _text_layer_findings(units: list[Unit], mode: OcrMode | bool) -> list[Finding]:
     """A document of mostly blank pages would silently become one empty node: say so, and whether OCR
     was off or found nothing either (``mode`` True: the OCR engine's absence was reported already)."""
     blank = sum(1 for u in units if not u.text.strip())
     if not units or blank * 2 <= len(units) or mode is True:
         return []
     if mode == OcrMode.off:
-        return [f"{path}: no text layer on {blank} of {len(units)} pages and OCR is off: ingest with --ocr auto "
-                "(or TREEBUILD_OCR=auto) to read them"]
-    return [f"{path}: no text on {blank} of {len(units)} pages, OCR included"]
+        return [Finding("no_text_layer", Stage.read, f"no text layer on {blank} of {len(units)} pages and OCR is "
+                        "off: ingest with --ocr auto (or TREEBUILD_OCR=auto) to read them")]
+    return [Finding("no_text_layer", Stage.read, f"no text on {blank} of {len(units)} pages, OCR included")]
 
 
 def _truncated(path: Path) -> ReadError:

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import ReadError
+from ..findings import Finding, Stage
 from ..model import Format, LayoutView, Line, SourceDoc, Unit, UnitKind
 from ..settings import Limits
 from .common import read_markup
@@ -142,7 +143,7 @@ def read_text(raw: bytes, *, path: str, sha256: str | None = None) -> SourceDoc:
                         hint="check the file's real type and rename it")
     encoding, how = sniff_encoding(raw) if raw.startswith((b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")) \
         else (("utf-8", "utf-8") if valid_utf8(raw) else ("cp1252", "fallback"))
-    warnings = [f"{path}: not valid UTF-8; read as windows-1252"] if how == "fallback" else []
+    findings = [Finding("not_utf8", Stage.read, "not valid UTF-8; read as windows-1252")] if how == "fallback" else []
     text = _NL.sub("\n", raw.decode(encoding, errors="replace")).expandtabs(8)
     if sha256 is None:
         import hashlib
@@ -150,17 +151,17 @@ def read_text(raw: bytes, *, path: str, sha256: str | None = None) -> SourceDoc:
         sha256 = hashlib.sha256(raw).hexdigest()
     pages = text.split("\f")
     if len([p for p in pages if p.strip()]) > 1:
-        return _paged(pages, path, sha256, len(raw), warnings)
+        return _paged(pages, path, sha256, len(raw), findings)
     units, placed = _blocks(text.split("\n"))
 
     def view() -> LayoutView:  # the text as a terminal shows it, emphasis included, for the rules that read pages
         return view_pages(placed, path=path, sha256=sha256, size=len(raw), fmt=Format.text)
 
     return SourceDoc(path=path, format=Format.text, units=units, sha256=sha256, size=len(raw), page_count=None,
-                     warnings=warnings, layout_view=view)
+                     findings=findings, layout_view=view)
 
 
-def _paged(pages: list[str], path: str, sha256: str, size: int, warnings: list[str]) -> SourceDoc:
+def _paged(pages: list[str], path: str, sha256: str, size: int, findings: list[Finding]) -> SourceDoc:
     units: list[Unit] = []
     all_lines: list[list[Line]] = []
     for page_text in pages:
@@ -181,7 +182,7 @@ def _paged(pages: list[str], path: str, sha256: str, size: int, warnings: list[s
                           _blocks=[(ln.y0, ln.y1, text.rfind("\n", 0, ln.char) + 1) for ln in lines]))
         all_lines.append(lines)
     return SourceDoc(path=path, format=Format.text, units=units, sha256=sha256, size=size, page_count=len(units),
-                     warnings=warnings, folio_labels=True,
+                     findings=findings, folio_labels=True,
                      _lines=lambda i: all_lines[i] if 0 <= i < len(all_lines) else [])
 
 

@@ -23,8 +23,9 @@ if TYPE_CHECKING:
 
 __all__ = ["view_sql", "table_sql", "CATALOG_FORMAT", "install", "catalog_format"]
 
-CATALOG_FORMAT = "4"  # bump when tables, views or macros change, so a writer re-creates them on open
+CATALOG_FORMAT = "5"  # bump when tables, views or macros change, so a writer re-creates them on open
 # 4: the `grids` table and the `tables` / `latest_tables` views (a store of format 3 gains them when a writer opens it)
+# 5: the `findings` column of `trees` (a store of an earlier format gains it, NULL for its rows, on a writer's open)
 
 # Per-document reads prune data files by their doc_id statistics; sorting merged files keeps that true
 # after `treebuild compact` (files cover disjoint doc_id ranges).
@@ -39,6 +40,8 @@ def _duck_type(t: pa.DataType) -> str:
         return f"MAP({_duck_type(t.key_type)}, {_duck_type(t.item_type)})"
     if pa.types.is_list(t):
         return f"{_duck_type(t.value_type)}[]"
+    if pa.types.is_struct(t):
+        return f"STRUCT({', '.join(f'{f.name} {_duck_type(f.type)}' for f in t)})"
     if pa.types.is_timestamp(t):
         return "TIMESTAMPTZ" if t.tz else "TIMESTAMP"
     scalars = {pa.string(): "VARCHAR", pa.int16(): "SMALLINT", pa.int32(): "INTEGER", pa.int64(): "BIGINT",
@@ -57,6 +60,18 @@ def table_sql() -> str:
         cols = ",\n  ".join(f"{f.name} {_duck_type(f.type)}" for f in schema)
         out.append(f"CREATE TABLE IF NOT EXISTS {name} (\n  {cols}\n);")
     return "\n".join(out)
+
+
+def added_columns_sql(con: duckdb.DuckDBPyConnection) -> list[str]:
+    """ALTER TABLE statements for the columns a store made by an earlier version lacks (its rows read NULL)."""
+    from .schema import TABLES
+
+    out = []
+    for name, schema in TABLES.items():
+        have = {r[0] for r in con.execute("SELECT column_name FROM duckdb_columns() WHERE database_name = "
+                                          "current_database() AND table_name = ?", [name]).fetchall()}
+        out += [f"ALTER TABLE {name} ADD COLUMN {f.name} {_duck_type(f.type)}" for f in schema if f.name not in have]
+    return out
 
 
 def view_sql() -> str:
@@ -124,6 +139,8 @@ def install(con: duckdb.DuckDBPyConnection) -> None:
     con.execute("BEGIN")
     try:
         con.execute(table_sql())
+        for statement in added_columns_sql(con):
+            con.execute(statement)
         for name, keys in SORT_KEYS.items():
             con.execute(f"ALTER TABLE {name} SET SORTED BY ({keys})")
         con.execute(view_sql())

@@ -12,6 +12,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..findings import from_records
 from ..model import Format, Method, Node, Origin, Pos, SourceDoc, Table, Tree, Unit, UnitKind, Usage
 from .schema import SCHEMA_VERSION, arrow_schema
 
@@ -62,9 +63,10 @@ def tree_rows(tree: Tree, *, doc_id: str, version: int, load_id: str, created_at
         "node_count": len(nodes),
         "max_depth": max((n.depth for n in nodes), default=0),
         "stats": json.dumps(tree.stats, sort_keys=True, default=str),
-        "warnings": list(tree.warnings),
+        "warnings": tree.warnings,
         "schema_version": SCHEMA_VERSION,
         "load_id": load_id,
+        "findings": [f.as_record() for f in tree.findings],
     }
     import pyarrow as pa
 
@@ -198,7 +200,8 @@ def load_tree(tree_row: dict[str, Any], nodes: Sequence[dict[str, Any]], units: 
         doc=doc, roots=roots, method=Method(tree_row["method"]), settings=json.loads(tree_row["settings"] or "{}"),
         stats=json.loads(tree_row["stats"] or "{}"), description=tree_row["description"],
         description_key=tree_row.get("description_key"), model=tree_row["model"],
-        usage=usage, warnings=list(tree_row["warnings"] or []), doc_id=tree_row["doc_id"],
+        usage=usage, findings=from_records(tree_row.get("findings"), tree_row["warnings"] or []),
+        doc_id=tree_row["doc_id"],
         version=tree_row["version"], meta=_pairs(tree_row["meta"]),
     )
 

@@ -31,6 +31,10 @@ def _tables() -> dict[str, pa.Schema]:
 
     _STR = pa.string()
     _MAP = pa.map_(pa.string(), pa.string())
+    # treebuild.findings.Finding as stored (columns added later go last: a store made before them gains them as
+    # NULL for its earlier rows, see catalog.install)
+    FINDING = pa.struct([("code", _STR), ("stage", _STR), ("message", _STR), ("page", pa.int32()),
+                         ("count", pa.int32())])
 
     TREES = pa.schema([
         ("doc_id", _STR),
@@ -67,6 +71,7 @@ def _tables() -> dict[str, pa.Schema]:
         ("warnings", pa.list_(_STR)),
         ("schema_version", pa.int16()),
         ("load_id", _STR),
+        ("findings", pa.list_(FINDING)),
     ])
 
     NODES = pa.schema([

@@ -10,6 +10,7 @@ budget of :class:`~treebuild.settings.ModelConfig`; any failure keeps the extrac
 
 from __future__ import annotations
 
+from ..findings import Finding, Stage
 from ..llm.transport import Transport
 from ..model import Tree
 from ..settings import ModelConfig
@@ -29,11 +30,13 @@ def summarize_tree(tree: Tree, config: ModelConfig, cache: SummaryCache | None =
     ``config.model`` decides the model (``tree.model`` is set to it); the prompt version comes
     from the tree's build settings; ``furniture`` is the build's page furniture (the structure
     stage's layout analysis; found again from the page texts when not given). Failures and budget
-    stops become ``tree.warnings``.
+    stops become ``tree.findings``.
     """
     version = str(tree.settings.get("prompt_version") or PROMPT_VERSION)
     built_for = tree.settings.get("model")
     if built_for and built_for != config.model:
-        tree.warnings.append(f"summaries use model {config.model!r} but the build settings name {built_for!r}; "
-                             "pass the same model to both so the version records what made the summaries")
+        tree.findings.append(Finding(
+            "summary_model_differs", Stage.summarize,
+            f"summaries use model {config.model!r} but the build settings name {built_for!r}; "
+            "pass the same model to both so the version records what made the summaries"))
     Summarizer(tree, config, cache, transport=transport, prompt_version=version, furniture=furniture).run()

@@ -32,6 +32,7 @@ from typing import Any, Protocol
 
 from pydantic import RootModel
 
+from ..findings import Finding, Stage
 from ..llm.client import ModelClient
 from ..llm.failures import ModelError
 from ..llm.runner import run_sync
@@ -356,21 +357,27 @@ class Summarizer:
         return listing, len(nodes) - len(shown)
 
     # -- reporting ------------------------------------------------------------------
+    def _finding(self, code: str, message: str) -> None:
+        self.tree.findings.append(Finding(code, Stage.summarize, message))
+
     def _warn(self) -> None:
         if self.client.schema_refused is not None:
-            self.tree.warnings.append(
+            self._finding(
+                "response_schema_refused",
                 f"the model server refused JSON-schema answers ({self.client.schema_refused}); summaries were "
                 "asked as plain JSON and validated; set TREEBUILD_RESPONSE_SCHEMA=never to skip the attempt")
         budget = self.client.budget
         left = self.fallback.get("budget", 0)
         if budget.exceeded is not None:
-            self.tree.warnings.append(
+            self._finding(
+                "model_budget_spent",
                 f"model budget spent ({budget.exceeded}): {left} summaries stay extractive; raise the limit "
                 f"(--max-calls, --max-tokens, --max-seconds) to summarise them with {self.model}")
         other = {k: v for k, v in self.fallback.items() if k != "budget"}
         if other:
             kinds = ", ".join(f"{k}: {v}" for k, v in sorted(other.items()))
-            self.tree.warnings.append(
+            self._finding(
+                "summaries_extractive_after_failures",
                 f"{sum(other.values())} summaries stay extractive after model failures ({kinds}); "
                 "building again retries only those")
 

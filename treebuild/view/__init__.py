@@ -119,7 +119,7 @@ def render_view(tree: Tree, *, limits: ViewLimits | None = None, thumbnails: boo
         "doc": {"docId": tree.doc_id, "version": tree.version, "title": doc.display_title,
                 "description": tree.description, "method": tree.method, "model": tree.model,
                 "source": doc.path, "format": doc.format, "pages": doc.page_count, "nodes": len(nodes),
-                "sha256": doc.sha256, "meta": tree.meta, "warnings": tree.warnings},
+                "sha256": doc.sha256, "meta": tree.meta, "findings": [f.as_record() for f in tree.findings]},
         "notes": notes,
         "nodes": rows,
         "thumbs": {str(p): uri for p, uri in thumbs.items()},

@@ -268,7 +268,17 @@ function header() {
   document.getElementById("doc-facts").textContent = facts.filter(Boolean).join(" \u00b7 ");
   document.getElementById("doc-desc").textContent = doc.description || "";
   const notes = document.getElementById("notes");
-  for (const t of DATA.notes.concat(doc.warnings || [])) notes.append(el("li", "", t));
+  for (const t of DATA.notes) notes.append(el("li", "", t));
+  // the build's findings, grouped by the stage that recorded them
+  const byStage = {};
+  for (const f of doc.findings || []) (byStage[f.stage] = byStage[f.stage] || []).push(f);
+  for (const [stage, found] of Object.entries(byStage)) {
+    for (const f of found) {
+      const where = f.page ? " (page " + f.page + ")" : "";
+      const times = f.count > 1 ? " (" + f.count + " times)" : "";
+      notes.append(el("li", "", stage + ": " + f.message + where + times));
+    }
+  }
 }
 
 header();
