@@ -8,6 +8,8 @@ text is exact and sections that share a page split that page where the next one 
 
 from __future__ import annotations
 
+import dataclasses
+import math
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -138,6 +140,32 @@ class Line:
     italic: bool = False  # the face is italic or slanted (the reader reads it from the font, as ``bold``)
     mono: bool = False  # the face is monospaced (code)
     family: str = ""  # the typeface without weight and style (``timesnewroman``), to compare lines by
+
+
+def _finite_lines(lines: list[Line]) -> None:
+    """Make a page's lines safe to compute with, in place: a size that is not a finite number of points
+    (NaN, infinite, negative) becomes 0, "no usable size"; a line whose box is not finite is dropped (it
+    cannot be placed on its page; its text stays in the unit). MuPDF's numbers are finite, but every
+    layout heuristic computes with these, so one bad number from any reader would abort a document."""
+    if all(_finite_line(ln) for ln in lines):
+        return
+    kept = []
+    for ln in lines:
+        if not math.isfinite(ln.x0 + ln.y0 + ln.x1 + ln.y1):
+            continue
+        if not _finite_line(ln):
+            ln = dataclasses.replace(ln, size=_points(ln.size), lead_size=_points(ln.lead_size))
+        kept.append(ln)
+    lines[:] = kept
+
+
+def _finite_line(ln: Line) -> bool:
+    return math.isfinite(ln.x0 + ln.y0 + ln.x1 + ln.y1 + ln.size + ln.lead_size) and ln.size >= 0 \
+        and ln.lead_size >= 0
+
+
+def _points(size: float) -> float:
+    return size if math.isfinite(size) and size >= 0 else 0.0
 
 
 @dataclass(slots=True)
@@ -327,6 +355,7 @@ class SourceDoc:
     _release: Any = field(default=None, repr=False)  # callable() dropping what the reader keeps for ``lines``
     folio_labels: bool = False  # pages without labels of their own: the structure stage labels them from their folios
     layout_view: Callable[[], LayoutView] | None = field(default=None, repr=False)  # block units laid out on pages
+    _checked: dict[int, list[Line]] = field(default_factory=dict, repr=False)  # pages whose numbers are checked
 
     def __repr__(self) -> str:  # short: the units hold the whole document's text
         return (f"SourceDoc(path={self.path!r}, format={self.format!r}, units={len(self.units)}, "
@@ -342,6 +371,9 @@ class SourceDoc:
         if self._lines is None:
             return []
         result: list[Line] = self._lines(unit)
+        if self._checked.get(unit) is not result:  # each list a reader hands out is checked once
+            _finite_lines(result)
+            self._checked[unit] = result
         return result
 
     def release(self) -> None:

@@ -74,9 +74,14 @@ class PdfReader:
             if not doc.authenticate(password):
                 raise ReadError("wrong password for this encrypted PDF", path=str(path),
                                 hint="check the --password value or TREEBUILD_PDF_PASSWORD")
-        if doc.page_count == 0:
+        try:
+            page_count = doc.page_count
+        except RuntimeError as exc:  # MuPDF cannot count the pages of a damaged page tree
+            raise ReadError(f"cannot read the PDF's page tree: {exc}", path=str(path),
+                            hint="the file is damaged; export or download it again") from exc
+        if page_count == 0:
             raise ReadError("PDF has no pages", path=str(path), hint="export or download it again")
-        check_pages(path, doc.page_count, limits or Limits())
+        check_pages(path, page_count, limits or Limits())
         if doc.is_repaired and not _has_eof_marker(path):
             # MuPDF rebuilds a cut-off file from what is left and silently drops the rest
             # (pages come back empty, the outline vanishes): refuse rather than build half a tree.

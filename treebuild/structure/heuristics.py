@@ -138,6 +138,10 @@ class Heuristics:
     numbered_share: float = 0.6
     """... and they are this share of its major headings: unnumbered headings in a numbered sub-section's
     style are then minor."""
+    min_body_size: float = 0.5
+    """The smallest body size (points; the half-point step sizes are counted in): text reported smaller
+    counts as this size. MuPDF reports 0 for text set through a degenerate matrix and for some Type3 fonts
+    (a book in a typewriter face), and every heading test divides a line's size by the body's."""
 
     # printed TOC (toc/marks.py, toc/place.py)
     min_placed_ratio: float = 0.3

@@ -32,7 +32,7 @@ def measure_body(doc: SourceDoc, pages: range, skip: set[tuple[int, int]]) -> Bo
             if (u, j) in skip:
                 continue
             n = len(line.text)
-            styles[round(line.size * 2) / 2, line.font, line.bold, line.mono, line.family] += n
+            styles[max(round(line.size * 2) / 2, H.min_body_size), line.font, line.bold, line.mono, line.family] += n
             if n > H.margin_line_chars:
                 lefts[int(line.x0)] += 1
                 rights[int(line.x1)] += 1
