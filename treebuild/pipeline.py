@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__
-from .findings import Finding, from_texts
+from .findings import Finding, from_texts, merge
 from .findings import Stage as FindingStage
 from .model import Method, Node, SourceDoc, StructureSource, Tree, Usage
 from .readers import read
@@ -47,7 +47,6 @@ def _structure(ctx: BuildContext) -> None:
     ctx.layout = analyze(ctx.doc)
     ctx.roots, result = build_nodes(ctx.doc, ctx.settings, ctx.model_config, ctx.usage, ctx.layout)
     ctx.method = result.method
-    ctx.findings.extend(ctx.doc.findings)
     ctx.findings.extend(from_texts(result.warnings, FindingStage.structure))
 
 
@@ -95,6 +94,8 @@ def build_doc(doc: SourceDoc, settings: BuildSettings | None = None, *,
         doc.release()  # the reader's text pages: the tree may outlive the build
     assert ctx.tree is not None
     tree = ctx.tree
+    # the reader's findings first, complete once the document is released (MuPDF's messages of the layout pass)
+    tree.findings[:] = merge([*doc.findings, *tree.findings])
     tree.stats = _stats(ctx)
     return tree
 

@@ -18,9 +18,10 @@ import pymupdf
 
 from .. import collector
 from ..errors import ReadError
-from ..findings import Finding, Stage
+from ..findings import Finding, Stage, merge
 from ..model import Format, Line, OutlineEntry, SourceDoc, Table, Unit, UnitKind
 from ..settings import Limits
+from . import pdf_messages
 from .common import file_digest
 from .fonts import font_traits
 from .limits import check_pages
@@ -59,6 +60,8 @@ class PdfReader:
              ocr: OcrRequest | None = None) -> SourceDoc:
         """``ocr``: which pages to read by OCR, with which engine (default: from ``TREEBUILD_OCR*``)."""
         sha, size = file_digest(path)
+        pdf_messages.silence()
+        pdf_messages.take()  # what MuPDF said before this document is not this document's
         try:
             doc = pymupdf.open(path)
         except Exception as exc:  # PyMuPDF raises several types for broken files
@@ -136,11 +139,17 @@ class PdfReader:
         meta = {k: str(v) for k, v in (doc.metadata or {}).items() if v}
         title = meta.get("title") or None
 
+        findings = [*scanned.findings, *_text_layer_findings(units, scanned.unavailable or request.mode),
+                    *pdf_messages.take()]
+
+        def release() -> None:  # the build is done with the pages: MuPDF's messages of the layout pass too
+            kept.clear()
+            findings[:] = merge([*findings, *pdf_messages.take()])
+
         return SourceDoc(
             path=str(path), format=Format.pdf, units=units, sha256=sha, size=size, title=title,
-            metadata=meta, outline=outline, page_count=len(units),
-            findings=[*scanned.findings, *_text_layer_findings(units, scanned.unavailable or request.mode)],
-            ocr=scanned.facts(), read_confidence=read_confidence, tables=tables, _lines=lines, _release=kept.clear,
+            metadata=meta, outline=outline, page_count=len(units), findings=findings,
+            ocr=scanned.facts(), read_confidence=read_confidence, tables=tables, _lines=lines, _release=release,
         )
 
 
