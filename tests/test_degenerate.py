@@ -9,11 +9,11 @@ import math
 import re
 from pathlib import Path
 
+import fuzzgen as fg
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import fuzzgen as fg
 import treebuild
 from treebuild.errors import ReadError
 from treebuild.model import Line, SourceDoc, Unit
@@ -72,8 +72,8 @@ def test_degenerate_pages_build_a_tree(tmp_path: Path, case: str) -> None:
 # Numbers any reader might hand over: sizes and boxes that are 0, negative, NaN, infinite or huge.
 BAD = st.sampled_from([0.0, 0.02, 8.0, 10.0, 10.0, 12.0, 16.0, 1e5, -3.0, math.nan, math.inf, -math.inf])
 COORD = st.sampled_from([0.0, 72.0, 300.0, -5000.0, 1e6, math.nan, math.inf])
-ROW = st.tuples(st.sampled_from([*HEADS, "PART I", "Body text of the section goes on here.", "Item 7.", "", "CONTENTS"]),
-                BAD, st.booleans(), COORD, COORD, st.sampled_from([0.0, 1.0, 14.0, math.nan]))
+TEXT = st.sampled_from([*HEADS, "PART I", "Body text of the section goes on here.", "Item 7.", "", "CONTENTS"])
+ROW = st.tuples(TEXT, BAD, st.booleans(), COORD, COORD, st.sampled_from([0.0, 1.0, 14.0, math.nan]))
 
 
 @settings(max_examples=150, deadline=None, derandomize=True, database=None,

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from docgen import scanned_pdf
 from typer.testing import CliRunner
 
 import treebuild
-from docgen import scanned_pdf
 from treebuild.cli import app
 from treebuild.findings import Finding, Stage, merge
 from treebuild.ingestion import ingest

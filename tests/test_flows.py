@@ -9,6 +9,7 @@ PyMuPDF, Markdown, and broken files.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -508,10 +509,16 @@ def test_cli_backfill_into_a_recreated_store_reports_every_document_created(pref
            "--workers", "1"]
     for _ in range(2):
         shutil.rmtree(store, ignore_errors=True)
+        t0 = time.monotonic()
         done = subprocess.run(cmd, env=_env(prefect_api), capture_output=True, text=True, timeout=300)
+        elapsed = time.monotonic() - t0
         assert done.returncode == 0, done.stderr
         assert all(f"created   {n}." in done.stdout for n in names), done.stdout
         assert f"{len(names)} created, 0 unchanged" in done.stderr
+        # pages per second over the command's wall-clock time, Prefect's start and the early builds included
+        # (the run's own clock started after the early builds and gave "0.24 s" for a 23-second run)
+        wall = float(re.search(r"pages built in ([\d.]+) s wall-clock", done.stderr)[1])  # type: ignore[index]
+        assert elapsed / 3 < wall <= elapsed, (wall, elapsed, done.stderr)
     st = Store(store)
     assert all([v.version for v in st.versions(n)] == [1] for n in names)
 

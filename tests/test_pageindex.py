@@ -117,6 +117,11 @@ def test_titles_not_on_their_page_start_at_the_page_top(stored: tuple[Store, Pat
     assert node.start == node.parent.start and node.start.char > 0 and node.start_page == target["start_index"]
     assert node.confidence == UNPLACED_CONFIDENCE
     assert any("1 of 8 imported titles were not found" in w for w in store.tree("renamed").warnings)
+    # the command says so too, naming the source (it used to be visible only through SQL)
+    res = runner.invoke(app, ["import-pageindex", str(foreign), "--source", str(pdf), "--doc-id", "renamed-cli",
+                              "--store", str(store.root)])
+    assert res.exit_code == 0, res.output
+    assert f"warning {pdf}: 1 of 8 imported titles were not found on their start page" in " ".join(res.output.split())
 
 
 def test_markdown_source_without_pages(tmp_path: Path) -> None:

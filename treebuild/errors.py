@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["TreebuildError", "ReadError", "UnsupportedFormat", "StoreError", "NotFound"]
+__all__ = ["TreebuildError", "ReadError", "UnsupportedFormat", "StoreError", "NotFound", "UsageError"]
 
 
 class TreebuildError(Exception):
@@ -32,3 +32,8 @@ class StoreError(TreebuildError):
 
 class NotFound(TreebuildError):
     """A document, version or node that was asked for does not exist."""
+
+
+class UsageError(TreebuildError):
+    """A command line or call that cannot be understood: a malformed option value, options that exclude each
+    other. The CLI exits 2 for these (1 for a document or data error), as for its own usage errors."""

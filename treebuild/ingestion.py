@@ -95,6 +95,9 @@ def ingest(path: str | Path, store: Store | str | Path | None = None, *, doc_id:
     (pass ``doc_id`` to add it anyway). Raises :class:`~treebuild.errors.TreebuildError` for
     expected failures (unreadable file, over a limit, bad doc_id); ``ingest_many`` turns those into
     per-document error results.
+
+    ``meta`` are the new version's tags; without it (None) a new version keeps the latest version's tags
+    (``{}`` records none), so ``--force`` or a changed file does not silently drop them.
     """
     t0 = time.perf_counter()
     st = _store(store)
@@ -123,13 +126,18 @@ def ingest(path: str | Path, store: Store | str | Path | None = None, *, doc_id:
         from .pipeline import build_doc  # imported on first build: a backfill's flow process never builds
 
         tree = build_doc(doc, settings, model_config=model_config, cache=cache, read_seconds=read_seconds)
-        tree.meta = dict(meta or {})
+        tree.meta = dict(meta) if meta is not None else _latest_tags(st, did, versions)
         result = st.commit(tree, doc_id=did, settings_hash=shash, force=force)
     return IngestResult(str(p), did, IngestStatus.created if result.created else IngestStatus.unchanged,
                         result.version, time.perf_counter() - t0, tree.stats.get("nodes", 0), doc.page_count,
                         tree.method, calls=tree.usage.calls,
                         tokens=tree.usage.prompt_tokens + tree.usage.completion_tokens,
                         findings=list(tree.findings) if result.created else [])
+
+
+def _latest_tags(st: Store, did: str, versions: list[DocVersion]) -> dict[str, str]:
+    """The tags of the document's latest stored version ({} for a new document)."""
+    return st.tags(did) if versions else {}
 
 
 def _check_identity(st: Store, did: str, p: Path, versions: list[DocVersion]) -> None:

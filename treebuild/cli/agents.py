@@ -25,6 +25,7 @@ from .options import (
     model_config,
     out,
     parse_meta,
+    print_warnings,
 )
 
 __all__ = ["view", "export", "import_pageindex_cmd", "mcp"]
@@ -109,6 +110,7 @@ def import_pageindex_cmd(
     word = "[green]created[/]  " if result.created else "[dim]unchanged[/]"
     out.print(f"{word} {escape(result.doc_id)} v{result.version}  (imported from {escape(tree_json.name)})",
               highlight=False)
+    print_warnings(str(source), [f.text for f in result.findings])
 
 
 class Transport(StrEnum):

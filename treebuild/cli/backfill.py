@@ -15,6 +15,7 @@ import logging
 import os
 import tempfile
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated, Any
@@ -64,6 +65,10 @@ def _prefect_environment() -> None:
     # Without PREFECT_API_URL Prefect starts a temporary server; on a busy machine it needs more than
     # Prefect's default 20 s to answer.
     os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", str(TEMPORARY_SERVER_TIMEOUT))
+    if not os.environ.get("PREFECT_API_URL"):
+        # The temporary server is this command's own: it sends Prefect no usage telemetry (offline, every run
+        # logged "ERROR | prefect.server.services.telemetry - Failed to send telemetry"). A user's setting wins.
+        os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
 
 
 def _prepare(meta: list[str] | None, opts: BuildOptions, catalog: str | None = None) -> dict[str, str]:
@@ -108,7 +113,9 @@ def backfill(
     opts: BuildOptions,
 ) -> None:
     """Ingest many documents in parallel as a Prefect flow run: resumable, with a report and artifacts."""
+    started = time.perf_counter()  # the summary's pages/s is over the command's wall-clock time
     tags = _prepare(meta, opts, catalog)
+    _nothing_to_do(sources)
     _prefect_environment()
     from ..orchestrate.settings import default_workers
     from ..store import default_store_path
@@ -118,7 +125,9 @@ def backfill(
         if not (dask or dask_address):  # builds start while Prefect is imported and the flow run is created
             _start_early(sources, store_path, workers or default_workers(), tags or None, limit, opts)
         try:
-            _run_backfill(sources, store_path, workers, tags, limit, dask, dask_address, refresh_cache, opts)
+            state = _run_backfill(sources, store_path, workers, tags, limit, dask, dask_address, refresh_cache,
+                                  opts)
+            _finish(state, sources, started)
         finally:
             from ..orchestrate.pool import discard_early
 
@@ -168,6 +177,20 @@ def ocr_bars(progress: Progress, folder: Path, stop: threading.Event) -> None:
         progress.remove_task(task)
 
 
+def _nothing_to_do(sources: list[str]) -> None:
+    """Local sources that name no document: the error ``ingest`` gives (exit 1), before Prefect starts."""
+    from ..orchestrate.sources import is_url, manifest
+
+    if any(is_url(s) for s in sources):
+        return  # listed by the flow run; an empty listing ends it with the same error
+    try:
+        empty = not manifest(sources)
+    except (OSError, ValueError):
+        return  # the flow run reports what is wrong with the sources
+    if empty:
+        fail(TreebuildError("no supported documents found", path=", ".join(sources)))
+
+
 def _start_early(sources: list[str], store: str, workers: int, meta: dict[str, str] | None, limit: int | None,
                  opts: BuildOptions) -> None:
     """Start the build pool now, and with the offline default (no model requests, so no Prefect limit to
@@ -196,7 +219,7 @@ def _start_early(sources: list[str], store: str, workers: int, meta: dict[str, s
 
 
 def _run_backfill(sources: list[str], store: str, workers: int | None, tags: dict[str, str], limit: int | None,
-                  dask: bool, dask_address: str | None, refresh_cache: bool, opts: BuildOptions) -> None:
+                  dask: bool, dask_address: str | None, refresh_cache: bool, opts: BuildOptions) -> Any:
     from prefect.states import State
 
     from ..orchestrate.backfill import backfill as backfill_flow
@@ -244,7 +267,7 @@ def _run_backfill(sources: list[str], store: str, workers: int | None, tags: dic
         stop.set()
         if bars is not None:
             bars.join()
-    _finish(state)
+    return state
 
 
 def _without_document_lines() -> None:
@@ -282,15 +305,19 @@ def _print_row(r: dict[str, Any]) -> None:
     print_warnings(r["document"], r.get("warnings") or [])  # each names its file, as `ingest` does
 
 
-def _finish(state: Any) -> None:
-    """The summary table; exit 1 naming the failed files when the run is not Completed."""
+def _finish(state: Any, sources: list[str], started: float) -> None:
+    """The summary line; exit 1 naming the failed files when the run is not Completed. Pages per second are
+    over the command's wall-clock time: documents built while Prefect started count, and so does its start."""
     report = state.result(raise_on_failure=False)
     if not isinstance(report, dict) or "totals" not in report:
         fail(TreebuildError(f"backfill run ended {state.name}: {state.message or report}"))
     t = report["totals"]
+    if not t["documents"]:
+        fail(TreebuildError("no supported documents found", path=", ".join(sources)))
+    wall = max(time.perf_counter() - started, 1e-9)
     err.print(f"backfill: {t['documents']} document(s): {t['created']} created, {t['unchanged']} unchanged, "
-              f"{t['failed']} failed; {t['pages']} pages built in {t['seconds']} s ({t['documents_per_second']} "
-              f"documents/s, {t['pages_per_second']} pages/s); {t['calls']} model calls, {t['tokens']} tokens; "
+              f"{t['failed']} failed; {t['pages']} pages built in {wall:.1f} s wall-clock ({t['documents'] / wall:.2f} "
+              f"documents/s, {t['pages'] / wall:.1f} pages/s); {t['calls']} model calls, {t['tokens']} tokens; "
               f"{t.get('warnings', 0)} warnings",
               highlight=False, markup=False)
     failed = [r for r in report["rows"] if r["status"] == "failed"]

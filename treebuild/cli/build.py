@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ..errors import TreebuildError
+from ..errors import TreebuildError, UsageError
 from .options import (
     BuildOptions,
     CatalogOpt,
@@ -76,7 +76,9 @@ def ingest(
         help="Derive doc_ids from each file's path relative to the folder given (a/b/x.pdf -> a--b--x), "
              "so equal file names in different folders stay separate documents.")] = False,
     meta: Annotated[list[str] | None, typer.Option("--meta", metavar="KEY=VALUE",
-                                                   help="Tag as key=value; repeatable.")] = None,
+                                                   help="Tag as key=value; repeatable (a new version without "
+                                                        "--meta keeps the previous version's tags).")] = None,
+    clear_meta: Annotated[bool, typer.Option("--clear-meta", help="Record the new version without tags.")] = False,
     force: Annotated[bool, typer.Option("--force",
                                         help="Make a new version even if unchanged.")] = False,
     *,
@@ -90,11 +92,13 @@ def ingest(
     from ..store import Store
 
     if doc_id and doc_id_from_path:
-        fail(TreebuildError("--doc-id and --doc-id-from-path exclude each other"))
+        fail(UsageError("--doc-id and --doc-id-from-path exclude each other"))
+    if meta and clear_meta:
+        fail(UsageError("--meta and --clear-meta exclude each other"))
     try:
         st = Store(store, catalog=catalog)
         scan = scan_paths(paths, exclude=[st.root])
-        tags = parse_meta(meta)
+        tags = parse_meta(meta) if meta else ({} if clear_meta else None)
         settings, config = opts.resolve()
     except TreebuildError as exc:
         fail(exc)

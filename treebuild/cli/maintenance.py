@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from ..errors import TreebuildError
+from ..errors import TreebuildError, UsageError
 from .options import CatalogOpt, StoreOpt, app, err, fail, out
 
 __all__ = ["migrate", "compact", "gc"]
@@ -21,7 +21,7 @@ _UNITS = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days"}
 def _duration(text: str) -> timedelta:
     m = _DURATION.match(text)
     if not m:
-        raise TreebuildError(f"invalid duration {text!r}", hint="use a number and s, m, h or d, e.g. 30m or 1h")
+        raise UsageError(f"invalid duration {text!r}", hint="use a number and s, m, h or d, e.g. 30m or 1h")
     return timedelta(**{_UNITS[m.group(2)]: float(m.group(1))})
 
 

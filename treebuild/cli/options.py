@@ -27,7 +27,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from ..errors import NotFound, TreebuildError
+from ..errors import NotFound, UsageError
 
 if TYPE_CHECKING:
 
@@ -80,9 +80,14 @@ DocIdArg = Annotated[str, typer.Argument(help="Document id (see `treebuild list`
 VersionOpt = Annotated[int | None, typer.Option("--version", "-v", min=1, help="Version (default: the latest).")]
 
 
+USAGE_EXIT = 2
+"""Exit code of a command line that cannot be understood (as click's own usage errors); 1 is a document or
+data error, 0 success (docs/exit-codes.md)."""
+
+
 def fail(exc: BaseException) -> NoReturn:
     err.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False)
-    raise typer.Exit(1)
+    raise typer.Exit(USAGE_EXIT if isinstance(exc, UsageError) else 1)
 
 
 # ---------------------------------------------------------------------- unknown ids, one wording
@@ -170,7 +175,7 @@ def model_config(model: str | None, **given: Any) -> ModelConfig:
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
-        raise TreebuildError(f"invalid model setting {where}: {first['msg']}",
+        raise UsageError(f"invalid model setting {where}: {first['msg']}",
                              hint="check the flag or the TREEBUILD_* environment variable") from None
 
 
@@ -281,7 +286,7 @@ def parse_meta(items: list[str] | None) -> dict[str, str]:
     for item in items or []:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
-            raise TreebuildError(f"--meta expects key=value, got {item!r}")
+            raise UsageError(f"--meta expects key=value, got {item!r}")
         meta[key.strip()] = value
     return meta
 

@@ -24,6 +24,8 @@ from .options import (
     fail,
     model_config,
     out,
+    print_warnings,
+    unknown_document,
 )
 
 __all__ = ["query"]
@@ -64,7 +66,7 @@ def _print_plain(result: Any) -> None:
     err.print(summary, markup=False, highlight=False)
     for d in result.documents:
         if d.error:
-            err.print(f"warning: {d.doc_id}: {d.error}", markup=False, highlight=False)
+            print_warnings(d.doc_id, [d.error])
 
 
 @app.command()
@@ -94,8 +96,12 @@ def query(
         name = navigator or ("lexical" if config.offline else "litellm")
         limits: dict[str, Any] = {k: v for k, v in {"max_pages": max_pages, "max_documents": max_documents}.items()
                                   if v is not None}
-        result = navigate(question, Store(store, create=False, catalog=catalog), docs=doc or None,
-                          filter=parse_filter_items(filter_ or []), navigator=name, config=config, **limits)
+        st = Store(store, create=False, catalog=catalog)
+        for doc_id in doc or []:  # an unknown id is the same error as for `show` and `text` (exit 1)
+            if not st.versions(doc_id):
+                raise unknown_document(doc_id, st)
+        result = navigate(question, st, docs=doc or None, filter=parse_filter_items(filter_ or []),
+                          navigator=name, config=config, **limits)
     except TreebuildError as exc:
         fail(exc)
     if json_out:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -27,12 +28,13 @@ from ..findings import Finding, Stage
 from ..model import Mark, Method, Node, Origin, Pos, SourceDoc, StructureSource, Tree
 from ..readers import read
 from ..settings import OFFLINE_MODEL, ModelConfig, settings_hash
-from ..store import CommitResult, Store, doc_id_for, valid_doc_id
+from ..store import Store, doc_id_for, valid_doc_id
 from ..structure.assemble import assemble
 from ..structure.outline.marks import find_title_line
 from ..text.furniture import PageFurniture
 
-__all__ = ["IMPORTED_ORIGIN", "UNPLACED_CONFIDENCE", "load_pageindex", "from_pageindex", "import_pageindex"]
+__all__ = ["IMPORTED_ORIGIN", "UNPLACED_CONFIDENCE", "ImportResult", "load_pageindex", "from_pageindex",
+           "import_pageindex"]
 
 IMPORTED_ORIGIN = Origin.imported
 UNPLACED_CONFIDENCE = 0.5  # the title was not found on its start page: the node starts at the page top
@@ -210,8 +212,19 @@ def _settings(data: dict[str, Any]) -> dict[str, Any]:
             "doc_name": data.get("doc_name")}
 
 
+@dataclass(frozen=True)
+class ImportResult:
+    """The commit (``doc_id``, ``version``, ``created`` as :class:`~treebuild.store.CommitResult`) and what the
+    import found: titles not found on their page, starts moved forward."""
+
+    doc_id: str
+    version: int
+    created: bool
+    findings: list[Finding] = field(default_factory=list)
+
+
 def import_pageindex(json_path: str | Path, source: str | Path, store: Store, *, doc_id: str | None = None,
-                     meta: dict[str, str] | None = None, force: bool = False) -> CommitResult:
+                     meta: dict[str, str] | None = None, force: bool = False) -> ImportResult:
     """Store the PageIndex tree in ``json_path`` over the file ``source`` as a new version of
     ``doc_id`` (default: derived from the source file name, as ``ingest`` does)."""
     data = load_pageindex(json_path)
@@ -219,4 +232,5 @@ def import_pageindex(json_path: str | Path, source: str | Path, store: Store, *,
     doc = read(source)
     tree = from_pageindex(data, doc)
     tree.meta = dict(meta or {})
-    return store.commit(tree, doc_id=did, settings_hash=settings_hash(tree.settings), force=force)
+    done = store.commit(tree, doc_id=did, settings_hash=settings_hash(tree.settings), force=force)
+    return ImportResult(done.doc_id, done.version, done.created, list(tree.findings))

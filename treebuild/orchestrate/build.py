@@ -88,7 +88,7 @@ def build_document(location: str, store: str, settings: dict[str, Any] | None, m
         with fetch(location) as local:
             if is_url(location):
                 tags.setdefault("source_url", location)
-            res = ingest(local, Store(store), doc_id=doc_id_for(local.name), meta=tags, settings=build,
+            res = ingest(local, Store(store), doc_id=doc_id_for(local.name), meta=tags or None, settings=build,
                          model_config=config)
     except Exception as exc:
         failure = _detached(exc, location)

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import NotFound, TreebuildError
+from ..errors import NotFound, TreebuildError, UsageError
 from ..model import Tree
 from ..store import Store, valid_doc_id
 from .spi import DocumentCandidate
@@ -98,7 +98,7 @@ def parse_filter_items(items: Sequence[str]) -> AccessFilter:
     for item in items:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
-            raise TreebuildError(f"--filter expects key=value, got {item!r}",
+            raise UsageError(f"--filter expects key=value, got {item!r}",
                                  hint="e.g. --filter format=pdf --filter fy=2022 (other keys are --meta tags)")
         grouped.setdefault(key.strip(), []).append(value)
     return AccessFilter.of(grouped)

@@ -19,7 +19,7 @@ from .schema import SCHEMA_VERSION, arrow_schema
 if TYPE_CHECKING:  # the writers import pyarrow when they run; loading a tree (`show`) never needs it
     import pyarrow as pa
 
-__all__ = ["tree_rows", "node_rows", "unit_rows", "grid_rows", "load_tree", "load_table"]
+__all__ = ["tree_rows", "node_rows", "unit_rows", "grid_rows", "load_tree", "load_table", "map_column"]
 
 
 def _map(d: dict[str, Any]) -> list[tuple[str, str]]:
@@ -154,7 +154,7 @@ def load_table(r: Mapping[str, Any]) -> Table:
                  bbox=(bbox[0], bbox[1], bbox[2], bbox[3]) if bbox is not None and len(bbox) == 4 else None)
 
 
-def _pairs(value: Mapping[str, str] | Sequence[tuple[str, str]] | None) -> dict[str, str]:
+def map_column(value: Mapping[str, str] | Sequence[tuple[str, str]] | None) -> dict[str, str]:
     """A MAP column as a dict: DuckDB returns a dict, Arrow a list of (key, value) pairs."""
     if not value:
         return {}
@@ -172,7 +172,7 @@ def load_tree(tree_row: dict[str, Any], nodes: Sequence[dict[str, Any]], units: 
     source_uri = tree_row["source_uri"]
     doc = SourceDoc(
         path=_uri_path(source_uri), format=_format(tree_row["format"]), units=unit_list, sha256=tree_row["sha256"],
-        size=tree_row["size_bytes"], title=tree_row["title"], metadata=_pairs(tree_row["file_metadata"]),
+        size=tree_row["size_bytes"], title=tree_row["title"], metadata=map_column(tree_row["file_metadata"]),
         page_count=tree_row["page_count"],
         tables=[load_table(r) for r in sorted(grids, key=lambda r: r["table_index"])],
     )
@@ -192,7 +192,7 @@ def load_tree(tree_row: dict[str, Any], nodes: Sequence[dict[str, Any]], units: 
         (parent.children if parent is not None else roots).append(node)
     for siblings in [roots, *(n.children for n in by_id.values())]:
         siblings.sort(key=lambda n: n.ordinal)
-    failures = {k: int(v) for k, v in _pairs(tree_row["failures"]).items()}
+    failures = {k: int(v) for k, v in map_column(tree_row["failures"]).items()}
     usage = Usage(calls=tree_row["calls"] or 0, prompt_tokens=tree_row["prompt_tokens"] or 0,
                   completion_tokens=tree_row["completion_tokens"] or 0, cost_usd=tree_row["cost_usd"] or 0.0,
                   failures=failures, reused=tree_row["reused_summaries"] or 0, retries=tree_row.get("retries") or 0)
@@ -202,7 +202,7 @@ def load_tree(tree_row: dict[str, Any], nodes: Sequence[dict[str, Any]], units: 
         description_key=tree_row.get("description_key"), model=tree_row["model"],
         usage=usage, findings=from_records(tree_row.get("findings"), tree_row["warnings"] or []),
         doc_id=tree_row["doc_id"],
-        version=tree_row["version"], meta=_pairs(tree_row["meta"]),
+        version=tree_row["version"], meta=map_column(tree_row["meta"]),
     )
 
 

@@ -38,7 +38,7 @@ from .catalog import CATALOG_FORMAT, SORT_KEYS, catalog_format, install
 from .lake import LAKE, Location, shared_lake
 from .maintenance import cleanup_scheduled, expire_superseded, rewrite_small_files, scheduled_files
 from .readonly import check_read_only
-from .rows import grid_rows, load_tree, node_rows, tree_rows, unit_rows
+from .rows import grid_rows, load_tree, map_column, node_rows, tree_rows, unit_rows
 
 if TYPE_CHECKING:  # pyarrow (with numpy, ~0.1 s) is imported only by writes and Arrow results, not by `list`/`show`
     import pyarrow as pa
@@ -368,6 +368,11 @@ class Store:
             if isinstance(exc.__cause__, duckdb.CatalogException):
                 return []
             raise
+
+    def tags(self, doc_id: str) -> dict[str, str]:
+        """The ``--meta`` tags of the document's latest version ({} when it has none or is not stored)."""
+        rows = self._records("SELECT meta FROM trees WHERE doc_id = ? ORDER BY version DESC LIMIT 1", [doc_id])
+        return map_column(rows[0]["meta"]) if rows else {}
 
     def find_version(self, doc_id: str, sha256: str, settings_hash: str) -> DocVersion | None:
         return matching_version(self.versions(doc_id), sha256, settings_hash)
