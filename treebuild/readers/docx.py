@@ -33,6 +33,7 @@ from ..settings import Limits
 from .common import file_digest
 from .limits import check_unpacked
 from .tables import labels_rows, title_line
+from .titles import metadata_title
 
 __all__ = ["DocxReader", "BODY_TEXT_LEVEL"]
 
@@ -94,7 +95,8 @@ class DocxReader:
                             hint="the document XML may be damaged; try re-saving it in Word or LibreOffice") from exc
         return SourceDoc(
             path=str(path), format=Format.docx, units=units, sha256=sha, size=size,
-            title=title or metadata.get("title") or None, metadata=metadata, page_count=None, tables=walker.tables,
+            title=title or metadata_title(metadata.get("title"), path), metadata=metadata, page_count=None,
+            tables=walker.tables,
         )
 
 

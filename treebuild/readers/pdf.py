@@ -38,6 +38,7 @@ from .pdf_styles import (
 )
 from .pdf_tables import looks_tabular, page_tables
 from .pdf_words import PageWords, whole_words
+from .titles import RUNNING_PAGES, metadata_title, printed_title
 
 __all__ = ["PdfReader"]
 
@@ -137,7 +138,9 @@ class PdfReader:
         except Exception as exc:
             raise ReadError(f"cannot extract text: {exc}", path=str(path)) from exc
         meta = {k: str(v) for k, v in (doc.metadata or {}).items() if v}
-        title = meta.get("title") or None
+        title = metadata_title(meta.get("title"), path)
+        if title is None and meta.get("title"):  # an identifier or a file name: the first page's printed title
+            title = printed_title(lines(0), [lines(i) for i in range(1, min(len(units), 1 + RUNNING_PAGES))])
 
         findings = [*scanned.findings, *_text_layer_findings(units, scanned.unavailable or request.mode),
                     *pdf_messages.take()]
