@@ -103,7 +103,7 @@ def test_expected_failures_are_one_line_errors(tmp_path: Path) -> None:
     res = runner.invoke(app, ["show", "ghost", "--store", str(tmp_path / "s")])
     assert res.exit_code == 1 and "no document 'ghost'" in res.output
     res = runner.invoke(app, ["ingest", str(good), "--store", str(tmp_path / "s"), "--meta", "novalue"])
-    assert res.exit_code == 1 and "key=value" in res.output
+    assert res.exit_code == 2 and "key=value" in res.output  # usage: docs/bad-inputs.md "Exit codes"
 
 
 def test_markup_characters_in_titles_and_paths_are_printed_verbatim(tmp_path: Path) -> None:

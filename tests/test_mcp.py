@@ -328,7 +328,7 @@ def test_mcp_command_refuses_a_bad_filter_and_store(tmp_path: Path) -> None:
     assert res.exit_code == 1 and "store folder does not exist" in res.output
     Store(tmp_path / "s")
     res = CliRunner().invoke(app, ["mcp", "--store", str(tmp_path / "s"), "--filter", "tenant"])
-    assert res.exit_code == 1 and "--filter expects key=value" in res.output
+    assert res.exit_code == 2 and "--filter expects key=value" in res.output
     res = CliRunner().invoke(app, ["mcp", "--store", str(tmp_path / "s"), "--navigator", "nonesuch"])
     assert res.exit_code == 1 and "nonesuch" in res.output and "Traceback" not in res.output
 

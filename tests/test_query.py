@@ -554,7 +554,7 @@ def test_cli_query_plain_and_json(store: Store) -> None:
     res = runner.invoke(app, ["query", "x", "--navigator", "nope", "--store", str(store.root)])
     assert res.exit_code == 1 and "no navigator provider supports 'nope'" in res.output
     res = runner.invoke(app, ["query", "x", "--filter", "broken", "--store", str(store.root)])
-    assert res.exit_code == 1 and "--filter expects key=value" in res.output
+    assert res.exit_code == 2 and "--filter expects key=value" in res.output
 
 
 def test_cli_text_prints_exact_section_text(store: Store) -> None:

@@ -17,7 +17,8 @@ from treebuild.readers.titles import metadata_title
     ("0001018724-20-000004", None),  # an SEC accession number
     ("amsclass.dvi", None),  # the file it was made from
     ("Report.PDF", None),
-    ("report", None),  # the document's own file name
+    ("report.pdf", None),  # the document's own file name
+    ("Report", "Report"),  # ... but a title that is also the file's stem is a title
     ("12.26.2020 (Q4) - 10K", None),  # no word of three letters: an identifier
     ("  ", None),
     ("Debian Policy Manual", "Debian Policy Manual"),

@@ -35,13 +35,13 @@ PROMINENT = 1.2
 
 
 def metadata_title(title: str | None, path: str | PurePath) -> str | None:
-    """``title`` stripped, or None when it is empty, an identifier or a file name (its own or another's)."""
+    """``title`` stripped, or None when it is empty, an identifier or a file name (its own or another's;
+    a title that reads like the file's name without its extension is a title, ``Flat`` of ``flat.docx``)."""
     text = " ".join((title or "").split())
     if not text:
         return None
-    stem = PurePath(path).stem
     if _ACCESSION.match(text) or not _WORD.search(text) or _FILE_NAME.search(text) \
-            or text.casefold() in (stem.casefold(), PurePath(path).name.casefold()):
+            or text.casefold() == PurePath(path).name.casefold():
         return None
     return text
 
