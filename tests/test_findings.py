@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from docgen import scanned_pdf
 from typer.testing import CliRunner
 
@@ -27,12 +28,15 @@ def test_equal_findings_merge_into_one_with_a_count() -> None:
     assert Finding.from_record(merged[0].as_record()) == merged[0]
 
 
-def test_a_build_records_typed_findings_and_the_store_keeps_both_forms(tmp_path: Path) -> None:
+def test_a_build_records_typed_findings_and_the_store_keeps_both_forms(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TREEBUILD_OCR", "off")  # the same finding whether or not an OCR engine is installed
     pdf = scanned_pdf(tmp_path / "scan.pdf")
     tree = treebuild.build(pdf)
     found = [f for f in tree.findings if f.code == "no_text_layer"]
     assert [(f.stage, f.message) for f in found] == [
-        ("read", "no text layer on 2 of 2 pages: run OCR first (e.g. ocrmypdf)")]
+        ("read", "no text layer on 2 of 2 pages and OCR is off: ingest with --ocr auto (or TREEBUILD_OCR=auto) "
+                 "to read them")]
     assert tree.warnings == [f.text for f in tree.findings]  # the text form, one line each
 
     store = Store(tmp_path / "s")
