@@ -32,7 +32,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("stages", ("readers", "structure", "summarize")),
     ("shared services", ("llm", "text")),
     ("foundation", ("model", "settings", "plugins")),
-    ("base", ("errors", "collector")),
+    ("base", ("errors", "findings", "collector")),
 ]
 
 # (importing unit, imported unit): lane removing it
