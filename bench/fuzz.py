@@ -3,6 +3,8 @@ suite's ``tests/test_fuzz.py`` runs bounded) and real corpus files mutated (cut,
 deleted). Every input must end in a tree or a clear error within the bound: ``--timeout`` seconds (120) and
 ``--max-rss-mb`` of peak resident memory (2048) per input. A timeout, a crash of the build process, a peak over
 the bound or any exception other than a clear error counts as unexpected, and the input is kept in ``--keep``.
+A tree with a finding of a guard (``table_pass_failed``, ``source_failed``: a heuristic failed, the document went on
+without it) is counted and kept too.
 
 Builds run in a worker process (restarted after a timeout or a crash); its peak RSS is reset before each input
 (``/proc/self/clear_refs``), so each figure is that input's own.
@@ -35,8 +37,8 @@ sys.path.insert(0, str(ROOT / "tests"))
 DEFAULT_CORPUS = ["/work/shared/corpus/pdf", "/work/shared/corpus/filings", "/work/shared/corpus/sec-10-q",
                   "/work/shared/corpus/docx", "/work/devcorpus/pdf", "/work/dev2/pdf"]
 ROUND = 25  # hypothesis examples per round (each round has its own seed)
-KINDS = ("generated-pdf", "generated-docx", "tiny-pages", "mutated-corpus")
-WEIGHTS = (40, 15, 3, 42)
+KINDS = ("generated-pdf", "statement-pdf", "generated-docx", "tiny-pages", "mutated-corpus")
+WEIGHTS = (32, 10, 15, 3, 40)
 
 
 # ------------------------------------------------------------------------------- the worker
@@ -57,6 +59,9 @@ def worker() -> None:
         try:
             outcome = fg.check(path)
             answer: dict[str, Any] = {"kind": outcome.kind, "detail": outcome.detail[:300]}
+            if outcome.tree is not None:  # what the guards caught, and whether the PDF table pass found tables
+                answer["guarded"] = [f.text[:300] for f in outcome.tree.findings if f.code in fg.GUARDED]
+                answer["tables"] = len(outcome.tree.doc.tables)
         except fg.Unexpected as exc:
             answer = {"kind": "unexpected", "detail": str(exc)[:500]}
         answer["seconds"] = time.perf_counter() - t0
@@ -121,6 +126,8 @@ def generated(kind: str, seed: int, folder: Path) -> list[tuple[Path, str]]:
     out: list[tuple[Path, str]] = []
     if kind == "generated-pdf":
         strategy: Any = st.tuples(fg.pdf_specs(), st.one_of(st.none(), fg.mutations()))
+    elif kind == "statement-pdf":
+        strategy = st.tuples(fg.statement_specs(), st.one_of(st.none(), fg.mutations()))
     elif kind == "generated-docx":
         strategy = st.tuples(fg.docx_specs(), st.one_of(st.none(), fg.mutations(docx_file=True)))
     else:
@@ -193,6 +200,7 @@ def main() -> None:
     by_source: Counter[tuple[str, str]] = Counter()
     errors: Counter[str] = Counter()
     unexpected: list[tuple[str, str]] = []
+    guarded: list[tuple[str, str]] = []
     seconds: list[float] = []
     worst_time, worst_rss = (0.0, ""), (0.0, "")
     deadline = time.monotonic() + args.minutes * 60
@@ -222,6 +230,13 @@ def main() -> None:
                 worst_rss = max(worst_rss, (res["peak_mb"], source))
                 if kind_seen == "error":
                     errors[_error_class(res["detail"])] += 1
+                counts["with tables"] += bool(res.get("tables"))
+                for text in res.get("guarded") or []:  # a tree, but a guard caught an error: keep the input
+                    counts["guarded"] += 1
+                    args.keep.mkdir(parents=True, exist_ok=True)
+                    shutil.copy(path, args.keep / path.name)
+                    guarded.append((path.name, text))
+                    print(f"GUARDED {path.name}: {text}", flush=True)
                 if kind_seen == "unexpected":
                     args.keep.mkdir(parents=True, exist_ok=True)
                     shutil.copy(path, args.keep / path.name)
@@ -234,7 +249,7 @@ def main() -> None:
     finally:
         runner.stop()
         shutil.rmtree(work, ignore_errors=True)
-    report(args, seed, counts, by_source, errors, unexpected, seconds, worst_time, worst_rss)
+    report(args, seed, counts, by_source, errors, unexpected, guarded, seconds, worst_time, worst_rss)
 
 
 def _error_class(detail: str) -> str:
@@ -247,11 +262,15 @@ def _error_class(detail: str) -> str:
 
 
 def report(args: argparse.Namespace, seed: int, counts: Counter[str], by_source: Counter[tuple[str, str]],
-           errors: Counter[str], unexpected: list[tuple[str, str]], seconds: list[float],
+           errors: Counter[str], unexpected: list[tuple[str, str]], guarded: list[tuple[str, str]],
+           seconds: list[float],
            worst_time: tuple[float, str], worst_rss: tuple[float, str]) -> None:
+    import fuzzgen as fg
+
     print(f"\nfuzz: {args.minutes:g} minutes, seed {seed}")
     print(f"{counts['inputs']} inputs: {counts['tree']} trees, {counts['error']} clear errors, "
-          f"{counts['unexpected']} unexpected")
+          f"{counts['unexpected']} unexpected; {counts['with tables']} trees with tables; {counts['guarded']} "
+          f"findings of a guard ({', '.join(fg.GUARDED)})")
     if seconds:
         q = statistics.quantiles(seconds, n=20) if len(seconds) > 1 else [seconds[0]] * 19
         print(f"seconds per input: median {statistics.median(seconds):.2f}, p95 {q[18]:.2f}, "
@@ -265,7 +284,9 @@ def report(args: argparse.Namespace, seed: int, counts: Counter[str], by_source:
         print(f"  {n:6d}  {cause}")
     for name, detail in unexpected[:30]:
         print(f"UNEXPECTED {name}: {detail}")
-    if unexpected:
+    for name, detail in guarded[:30]:
+        print(f"GUARDED {name}: {detail}")
+    if unexpected or guarded:
         print(f"inputs kept in {args.keep}")
 
 

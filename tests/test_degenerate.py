@@ -97,3 +97,45 @@ def test_layout_numbers_never_abort_a_build(pages: list[list[tuple[str, float, b
     assert list(tree.walk())
     for lines in layouts:  # what structure saw: finite numbers only
         assert all(math.isfinite(ln.x0 + ln.y0 + ln.x1 + ln.y1 + ln.size) and ln.size >= 0 for ln in lines)
+
+
+ROWS = [("Cash and cash equivalents", "4,236", "3,844"), ("Trade receivables, net", "2,065", "1,878"),
+        ("Total current assets", "8,996", "8,669"), ("Goodwill", "12,787", "12,668"), ("Other assets", "(841)", "-"),
+        ("Total assets", "27,165", "27,241"), ("Accounts payable", "1,120", "998"),
+        ("Accrued expenses", "2,410", "2,305"), ("Total liabilities", "9,876", "9,512")]  # enough figures: tabular
+
+
+@pytest.mark.parametrize("failure", ["raises", "span outside the page"])
+def test_a_failing_table_pass_costs_its_page_the_tables_not_the_document_its_read(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, failure: str) -> None:
+    """The PDF table pass is a heuristic: when it fails on a page (an exception, or a table whose span does not
+    fit the page's text), that page keeps its text without tables, the other pages keep theirs, and a finding says
+    so. It used to fail the whole read ("cannot extract text")."""
+    from treebuild.model import Table
+    from treebuild.readers import pdf_tables
+
+    path = _write(tmp_path / "statements.pdf", fg.DocSpec((fg.statement_page(ROWS), fg.statement_page(ROWS))))
+    clean = treebuild.read(path)
+    assert [t.page for t in clean.tables] == [1, 2] and clean.findings == []
+
+    real = pdf_tables.page_tables
+
+    def failing(words: object, text: str, *, unit: int, page: int) -> list[Table]:
+        if unit == 0 and failure == "raises":
+            raise ZeroDivisionError("float division by zero")
+        found = real(words, text, unit=unit, page=page)  # type: ignore[arg-type]
+        if unit == 0:
+            return [Table.from_cells([list(r) for r in ROWS], unit=0, start=0, end=len(text) + 10, page=1)]
+        return found
+
+    monkeypatch.setattr(pdf_tables, "page_tables", failing)
+    doc = treebuild.read(path)
+    assert [u.text for u in doc.units] == [u.text for u in clean.units]
+    assert doc.tables == clean.tables[1:]
+    [finding] = doc.findings
+    assert (finding.code, finding.stage, finding.page) == ("table_pass_failed", "read", 1)
+    cause = "ZeroDivisionError: float division by zero" if failure == "raises" else "a table spans characters 0-"
+    assert finding.message.startswith(f"table pass failed on 1 page(s), first on page 1: {cause}")
+    assert finding.message.endswith("; their text is kept, without tables")
+    tree = treebuild.build(path)  # a whole build goes on, and says so
+    assert any(f.code == "table_pass_failed" for f in tree.findings)

@@ -46,6 +46,16 @@ def test_hostile_pdfs_end_in_a_tree_or_a_clear_error(spec: fg.DocSpec, ops: list
         assert outcome.kind == "tree", outcome
 
 
+@settings(BOUNDED, max_examples=30)
+@given(fg.statement_specs())
+def test_statement_pages_end_in_a_tree_and_the_table_pass_never_fails(spec: fg.DocSpec) -> None:
+    """Pages of columns of figures, which the PDF table pass reads, with hostile sizes, matrices, leads and
+    boxes: a tree whose tables fit their pages, and no page where the table pass failed behind its guard."""
+    outcome = fg.check(_write(fg.render_pdf(spec), ".pdf"))
+    assert outcome.kind == "tree", outcome
+    assert not [f.text for f in outcome.tree.findings if f.code in fg.GUARDED]
+
+
 @settings(BOUNDED, max_examples=60)
 @given(fg.docx_specs(), st.one_of(st.none(), fg.mutations(docx_file=True)))
 def test_damaged_docx_ends_in_a_tree_or_a_clear_error(paragraphs: list[tuple[int, str]],

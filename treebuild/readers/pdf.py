@@ -36,7 +36,7 @@ from .pdf_styles import (
     page_styles,
     typed_line,
 )
-from .pdf_tables import looks_tabular, page_tables
+from .pdf_tables import TablePass
 from .pdf_words import PageWords, whole_words
 from .titles import RUNNING_PAGES, metadata_title, printed_title
 
@@ -119,7 +119,8 @@ class PdfReader:
         request = ocr if ocr is not None else OcrRequest.from_env(limits)
         try:
             tables: list[Table] = []
-            units.extend(_page_units(doc, blocks, kept, tables))
+            table_pass = TablePass()
+            units.extend(_page_units(doc, blocks, kept, tables, table_pass))
             scanned = read_pages(doc, [u.text for u in units], str(path), request)  # the pages needing OCR
             read_confidence: dict[int, list[tuple[int, float]]] = {}
             for i, page in scanned.pages.items():  # their text layer is the OCR's
@@ -131,7 +132,7 @@ class PdfReader:
             words = whole_words([u.text for u in units], textpage)
             for index, fixed in words.items():
                 units[index].text = fixed.text
-            tables = [words[t.unit].table(t) if t.unit in words else t for t in tables]
+            tables = table_pass.moved(tables, words, [u.text for u in units])
             outline = _outline(doc, units)
         except ReadError:
             raise
@@ -143,7 +144,7 @@ class PdfReader:
             title = printed_title(lines(0), [lines(i) for i in range(1, min(len(units), 1 + RUNNING_PAGES))])
 
         findings = [*scanned.findings, *_text_layer_findings(units, scanned.unavailable or request.mode),
-                    *pdf_messages.take()]
+                    *table_pass.findings(), *pdf_messages.take()]
 
         def release() -> None:  # the build is done with the pages: MuPDF's messages of the layout pass too
             kept.clear()
@@ -182,10 +183,12 @@ def _has_eof_marker(path: Path) -> bool:
 
 
 def _page_units(doc: pymupdf.Document, blocks: Callable[[int], list[tuple[float, float, int]]],
-                kept: dict[int, tuple[pymupdf.Page, pymupdf.TextPage]], tables: list[Table]) -> list[Unit]:
+                kept: dict[int, tuple[pymupdf.Page, pymupdf.TextPage]], tables: list[Table],
+                table_pass: TablePass) -> list[Unit]:
     """One unit per page; each page with its text page goes into ``kept`` while :data:`KEEP_CHARS` lasts.
     (``tp.extractText()`` is what ``page.get_text("text")`` returns: the same call on the same text page.)
-    The tables of pages that look tabular go into ``tables`` (:mod:`.pdf_tables`, from the same text page)."""
+    The tables of pages that look tabular go into ``tables`` (:mod:`.pdf_tables`, from the same text page, behind
+    its guard)."""
     labels: list[str] | None = None
     pages = [doc.load_page(i) for i in range(doc.page_count)]
     if doc.get_page_labels():
@@ -195,8 +198,7 @@ def _page_units(doc: pymupdf.Document, blocks: Callable[[int], list[tuple[float,
     for i, page in enumerate(pages):
         tp = page.get_textpage(flags=_TEXT_FLAGS)
         text = tp.extractText()
-        if looks_tabular(text):
-            tables.extend(page_tables(tp.extractWORDS(), text, unit=i, page=i + 1))
+        tables.extend(table_pass.page(tp.extractWORDS, text, i))
         if len(text) <= budget:
             kept[i] = (page, tp)
             budget -= len(text)

@@ -13,17 +13,26 @@ pdfplumber's) were measured on the statement pages of the corpus (``bench/README
 tables as data"): their ``lines`` strategy needs rules that these statements do not print, and their
 ``text`` strategy cuts words at inferred column edges (``Decemb | er 2,``, ``oodwill``) at 0.2-0.8 s a
 page; this pass reads the same pages whole at a few milliseconds a page.
+
+The pass is a heuristic over word positions, so the reader runs it behind a guard (:class:`TablePass`): an error
+in it, or a table whose span does not fit its page's text, costs that page its tables, never the document its
+read; the page keeps its text and one finding (``table_pass_failed``) says on how many pages, and the first error.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
+from ..findings import Finding, Stage
 from ..model import Table, is_figure
 
-__all__ = ["looks_tabular", "page_tables", "MIN_FIGURES", "FIGURE_SHARE"]
+if TYPE_CHECKING:
+    from .pdf_words import PageWords
+
+__all__ = ["looks_tabular", "page_tables", "TablePass", "MIN_FIGURES", "FIGURE_SHARE"]
 
 MIN_FIGURES = 16
 """A page looks tabular with at least this many figure tokens (``1,234``, ``(56)``, ``—``) ..."""
@@ -377,3 +386,62 @@ def _title(rows: Sequence[_Row], head: int) -> str | None:
             continue
         return line if len(line) <= 150 else None
     return None
+
+
+class TablePass:
+    """The table pass of one document behind its guard (see the module docstring): :meth:`page` finds a page's
+    tables, :meth:`moved` moves them into the pages' repaired text, :meth:`findings` reports the pages that lost
+    theirs."""
+
+    def __init__(self) -> None:
+        self.failed: dict[int, str] = {}  # page index -> what went wrong there first
+
+    def page(self, words: Callable[[], Sequence[Word]], text: str, index: int) -> list[Table]:
+        """The tables of page ``index`` (``words()`` gives its words, asked only when the text looks tabular)."""
+        if not looks_tabular(text):
+            return []
+        try:
+            found = page_tables(words(), text, unit=index, page=index + 1)
+        except Exception as exc:  # noqa: BLE001  (any error of the heuristic: the page goes on without tables)
+            self.failed.setdefault(index, f"{type(exc).__name__}: {exc}")
+            return []
+        return self._fitting(found, text, index)
+
+    def moved(self, tables: Sequence[Table], words: Mapping[int, PageWords], texts: Sequence[str]) -> list[Table]:
+        """``tables`` (sorted by unit and start) with their spans moved into the repaired text of the pages in
+        ``words`` (:func:`.pdf_words.whole_words`); ``texts`` are the pages' texts after the repair."""
+        out: list[Table] = []
+        k = 0
+        while k < len(tables):
+            unit = tables[k].unit
+            mine = [t for t in tables[k:] if t.unit == unit]
+            k += len(mine)
+            if unit in words:
+                try:
+                    mine = [words[unit].table(t) for t in mine]
+                except Exception as exc:  # noqa: BLE001
+                    self.failed.setdefault(unit, f"{type(exc).__name__}: {exc}")
+                    continue
+            out.extend(self._fitting(mine, texts[unit], unit))
+        return out
+
+    def _fitting(self, tables: Sequence[Table], text: str, index: int) -> list[Table]:
+        """The page's tables in text order, or none when one does not fit the text or overlaps another."""
+        ordered = sorted(tables, key=lambda t: t.start)
+        end = 0
+        for t in ordered:
+            if not end <= t.start < t.end <= len(text):
+                self.failed.setdefault(index, f"a table spans characters {t.start}-{t.end} of a page text of "
+                                              f"{len(text)}, or overlaps another")
+                return []
+            end = t.end
+        return ordered
+
+    def findings(self) -> list[Finding]:
+        if not self.failed:
+            return []
+        first = min(self.failed)
+        return [Finding("table_pass_failed", Stage.read,
+                        f"table pass failed on {len(self.failed)} page(s), first on page {first + 1}: "
+                        f"{self.failed[first]}; their text is kept, without tables",
+                        page=first + 1 if len(self.failed) == 1 else None)]
