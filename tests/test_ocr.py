@@ -408,3 +408,21 @@ def test_cli_ingests_a_mixed_folder_and_query_finds_words_only_on_scanned_pages(
 
     passages = json.loads(hits.output)["passages"]
     assert passages and passages[0]["title"] == "3 Cargo manifests" and passages[0]["start_page"] == 4
+
+
+def test_a_page_of_the_largest_size_is_read_at_a_lower_resolution(tmp_path: Path) -> None:
+    """A page of 200 by 200 inches (PDF's largest) holding a scan: rendered at 300 dpi it would be 3.6 billion
+    pixels, which MuPDF refuses, and the whole read failed ("Overly large image"); at the resolution that keeps
+    it to MAX_OCR_PIXELS its large type is read."""
+    from treebuild.readers.ocr_pages import MAX_OCR_PIXELS, OCR_DPI, render_page
+
+    src = write_pdf(tmp_path / "a.pdf", [["Tide tables for the northern pier"]])
+    picture = pymupdf.open(src)[0].get_pixmap(dpi=150, colorspace=pymupdf.csGRAY)
+    doc = pymupdf.open()
+    page = doc.new_page(width=14400, height=14400)
+    page.insert_image(pymupdf.Rect(0, 0, 14400, 14400 * picture.height / picture.width), pixmap=picture)
+    doc.save(tmp_path / "poster.pdf")
+    image = render_page(pymupdf.open(tmp_path / "poster.pdf")[0])
+    assert image.width * image.height <= MAX_OCR_PIXELS and image.dpi < OCR_DPI
+    poster = read(tmp_path / "poster.pdf")
+    assert "northern pier" in poster.units[0].text and poster.ocr is not None

@@ -195,7 +195,18 @@ def page_needs_ocr(page: pymupdf.Page, text: str, tp: pymupdf.TextPage | None = 
 
 
 # ---------------------------------------------------------------------- rendering
+MAX_OCR_PIXELS = 64_000_000
+"""A page is rendered for OCR at :data:`OCR_DPI` unless that makes more pixels than this (64 MB in grey: a page of
+26 by 26 inches, an A0 poster at 250 dpi); a larger page is rendered at the resolution that makes this many. A page
+of 200 by 200 inches (PDF's largest) at 300 dpi would be 3.6 billion pixels, which MuPDF refuses ("Overly large
+image"), and the whole read failed; at 40 dpi its large type still reads."""
+
+
 def render_page(page: pymupdf.Page, dpi: int = OCR_DPI) -> PageImage:
+    """The page in grey at ``dpi``, or lower when that would exceed :data:`MAX_OCR_PIXELS`."""
+    inches = abs(page.rect) / 72**2  # square inches
+    if inches * dpi * dpi > MAX_OCR_PIXELS:
+        dpi = max(1, int((MAX_OCR_PIXELS / inches) ** 0.5))
     pix = page.get_pixmap(dpi=dpi, colorspace=pymupdf.csGRAY, alpha=False)
     return PageImage(bytes(pix.samples), pix.width, pix.height, dpi)
 
