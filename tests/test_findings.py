@@ -79,3 +79,21 @@ def test_every_warning_line_names_its_document(tmp_path: Path) -> None:
         assert res.exit_code == 0, res.output
         lines = [line for line in res.output.splitlines() if line.startswith("warning")]
         assert lines and all(line.split(None, 1)[1].startswith(f"{name}: ") for line in lines), res.output
+
+
+def test_every_code_the_code_base_records_is_listed_in_the_docs() -> None:
+    """docs/bad-inputs.md "Finding codes" lists each code a stage records (a code written as the first argument of
+    ``Finding(...)`` or of a stage's ``_finding(...)`` helper, or a module's ``CODE``)."""
+    import re
+
+    import treebuild.findings
+
+    root = Path(treebuild.findings.__file__).parent
+    pattern = re.compile(r'(?:\bFinding|\b_finding)\(\s*"([a-z_]+)"|^CODE = "([a-z_]+)"', re.M)
+    recorded = {a or b for path in root.rglob("*.py") for a, b in pattern.findall(path.read_text(encoding="utf-8"))}
+    recorded.add(treebuild.findings.UNCODED)
+    page = (root.parent / "docs" / "bad-inputs.md").read_text(encoding="utf-8")
+    section = page.split("## Finding codes", 1)[1].split("\n## ", 1)[0]
+    listed = set(re.findall(r"^\| `([a-z_]+)` \|", section, re.M))
+    assert {"no_text_layer", "table_pass_failed", "mupdf", "model_budget_spent"} <= recorded  # the pattern finds them
+    assert recorded <= listed, sorted(recorded - listed)
