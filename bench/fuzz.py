@@ -3,8 +3,10 @@ suite's ``tests/test_fuzz.py`` runs bounded) and real corpus files mutated (cut,
 deleted). Every input must end in a tree or a clear error within the bound: ``--timeout`` seconds (120) and
 ``--max-rss-mb`` of peak resident memory (2048) per input. A timeout, a crash of the build process, a peak over
 the bound or any exception other than a clear error counts as unexpected, and the input is kept in ``--keep``.
-A tree with a finding of a guard (``table_pass_failed``, ``source_failed``: a heuristic failed, the document went on
-without it) is counted and kept too.
+OCR (on by default) reads at most ``--ocr-max-pages`` pages per input (10): a damaged file whose text layer is
+lost on more pages ends in the clear error "N pages need OCR, over the limit" instead of minutes of OCR (a mutated
+58-page manual took 238 s, all pages OCR'd, under load). A tree with a finding of a guard (``table_pass_failed``,
+``source_failed``: a heuristic failed, the document went on without it) is counted and kept too.
 
 Builds run in a worker process (restarted after a timeout or a crash); its peak RSS is reset before each input
 (``/proc/self/clear_refs``), so each figure is that input's own.
@@ -77,15 +79,16 @@ def _peak_mb() -> float:
 
 
 class Worker:
-    def __init__(self, log: Path):
+    def __init__(self, log: Path, ocr_max_pages: int):
         self.log = log
+        self.env = {**os.environ, "TREEBUILD_OCR_MAX_PAGES": str(ocr_max_pages)}
         self.proc: subprocess.Popen[str] | None = None
 
     def start(self) -> subprocess.Popen[str]:
         if self.proc is None or self.proc.poll() is not None:
             with open(self.log, "a") as err:
                 self.proc = subprocess.Popen([sys.executable, __file__, "--worker"], stdin=subprocess.PIPE,
-                                             stdout=subprocess.PIPE, stderr=err, text=True, cwd=ROOT)
+                                             stdout=subprocess.PIPE, stderr=err, text=True, cwd=ROOT, env=self.env)
         return self.proc
 
     def run(self, path: Path, timeout: float) -> dict[str, Any]:
@@ -181,6 +184,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=None, help="default: from the clock (printed)")
     ap.add_argument("--timeout", type=float, default=120.0, help="seconds one input may take")
     ap.add_argument("--max-rss-mb", type=float, default=2048.0, help="peak resident memory one input may take")
+    ap.add_argument("--ocr-max-pages", type=int, default=10, help="pages OCR may read per input")
     ap.add_argument("--keep", type=Path, default=Path(tempfile.gettempdir()) / "treebuild-fuzz-unexpected",
                     help="where inputs that ended unexpectedly are copied")
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
@@ -193,9 +197,9 @@ def main() -> None:
     corpus = [p for d in (args.corpus or DEFAULT_CORPUS) if Path(d).is_dir()
               for p in sorted(Path(d).rglob("*")) if p.suffix.lower() in (".pdf", ".docx") and p.is_file()]
     print(f"seed {seed}; {len(corpus)} corpus files to mutate; bound per input: {args.timeout:.0f} s, "
-          f"{args.max_rss_mb:.0f} MB peak RSS", flush=True)
+          f"{args.max_rss_mb:.0f} MB peak RSS, OCR of at most {args.ocr_max_pages} pages", flush=True)
     work = Path(tempfile.mkdtemp(prefix="tb-fuzz-"))
-    runner = Worker(work / "worker-stderr.log")
+    runner = Worker(work / "worker-stderr.log", args.ocr_max_pages)
     counts: Counter[str] = Counter()
     by_source: Counter[tuple[str, str]] = Counter()
     errors: Counter[str] = Counter()
