@@ -33,10 +33,10 @@ from __future__ import annotations
 import codecs
 import dataclasses
 import re
-from array import array
-from collections.abc import Iterator
+from bisect import bisect_left
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import cast
 
 from ..errors import ReadError
 from ..findings import Finding, Stage
@@ -47,7 +47,7 @@ from .html_css import BLOCK_TAGS, HIDDEN_TAGS, ROOT, Element, Style, Stylesheet,
 from .html_layout import Cell, Pager, Run
 from .limits import LimitExceeded
 from .tables import labels_rows, title_line
-from .view import view_pages
+from .view import LaidLines, view_pages
 
 __all__ = ["HtmlReader", "sniff_encoding", "valid_utf8", "binary_kind", "MAX_DEPTH", "read_html"]
 
@@ -644,34 +644,21 @@ def _document(w: _Walker, path: str, sha256: str, size: int, findings: list[Find
                          metadata=meta, outline=outline, page_count=len(units), findings=findings, tables=tables,
                          folio_labels=True,
                          _lines=lambda i: line_lists[i] if 0 <= i < len(line_lists) else [])
-    units, line_unit, line_char = _blocks(w)
+    anchored = _anchor_lines(w)
+    units, laid, first = _blocks(w)
     if not w.headings:
-        linked = _linked_contents(w, units, line_unit)
+        linked = _linked_contents(w, units, laid, first, anchored)
         if linked:
             meta["contents_links"] = str(linked)
     tables = []
     for g in w.grids:
-        at = _at(line_unit, g.page, g.first)
+        at = _unit_at(laid, first, g.page, g.first)
         if at is not None and g.rows and units[at].kind == UnitKind.table:
             above = units[at - 1].text if at > 0 and units[at - 1].kind != UnitKind.table else ""
             tables.append(_table(g.rows, at, 0, len(units[at].text), above, None, None))
-    pager_pages = w.pager.pages
-    made: list[LayoutView] = []
 
-    def laid_out() -> Iterator[tuple[Line, int, int]]:
-        """The laid-out lines, each let go once the view has its copy (one copy held at a time)."""
-        for p, page in enumerate(pager_pages):
-            lines, page.lines, page.texts = page.lines, [], []
-            lines.reverse()
-            j = 0
-            while lines:
-                yield lines.pop(), line_unit[p][j], line_char[p][j]
-                j += 1
-
-    def view() -> LayoutView:  # the blocks as a browser prints them, for the rules that read pages (made once)
-        if not made:
-            made.append(view_pages(laid_out(), path=path, sha256=sha256, size=size, fmt=Format.html, title=w.title))
-        return made[0]
+    def view() -> LayoutView:  # the blocks as a browser prints them, for the rules that read pages
+        return view_pages(laid, units, path=path, sha256=sha256, size=size, fmt=Format.html, title=w.title)
 
     return SourceDoc(path=path, format=Format.html, units=units, sha256=sha256, size=size, title=w.title,
                      metadata=meta, page_count=None, findings=findings, tables=tables, layout_view=view)
@@ -696,21 +683,37 @@ MAX_HEADER_ROWS = 4
 """At most this many leading rows are column headings (a period, a date, a unit)."""
 
 
-def _linked_contents(w: _Walker, units: list[Unit], line_unit: list[array[int]]) -> int:
+def _anchor_lines(w: _Walker) -> dict[str, tuple[int, int]]:
+    """The line (page, index) each link's target anchor landed on: the line laid out right after it."""
+    out: dict[str, tuple[int, int]] = {}
+    for link in w.links:
+        where = w.pager.anchors.get(link.target)
+        if where is None or link.target in out:
+            continue
+        page, _y, char = where
+        lines = w.pager.pages[page].lines
+        j = bisect_left(lines, char, key=_line_char)  # a page's lines come in the order of their text
+        if j < len(lines) and lines[j].char == char:
+            out[link.target] = (page, j)
+    return out
+
+
+def _line_char(line: Line) -> int:
+    return line.char
+
+
+def _linked_contents(w: _Walker, units: list[Unit], laid: LaidLines, first: list[int],
+                     anchored: dict[str, tuple[int, int]]) -> int:
     """The contents' links to anchors as declared headings, as a PDF's outline is trusted: when at least
-    :data:`MIN_CONTENTS_LINKS` of them point at anchors that exist, nearly all do, and their targets come in
-    document order after the links. The target's block becomes a heading whose level is the link's rank
-    in the contents (list nesting, then indentation). Returns the headings declared (0: not trusted)."""
-    by_line = {(p, ln.char): j for p, page in enumerate(w.pager.pages) for j, ln in enumerate(page.lines)}
+    :data:`MIN_CONTENTS_LINKS` of them point at anchors that exist (``anchored``: the line each landed on),
+    nearly all do, and their targets come in document order after the links. The target's block becomes a
+    heading whose level is the link's rank in the contents (list nesting, then indentation). Returns the
+    headings declared (0: not trusted)."""
     found: list[tuple[int, _Link]] = []
     links = list({link.target: link for link in reversed(w.links) if link.text}.values())[::-1]  # first per target
     for link in links:
-        where = w.pager.anchors.get(link.target)
-        if where is None:
-            continue
-        page, _y, char = where
-        line = by_line.get((page, char))
-        unit = _at(line_unit, page, line) if line is not None else None
+        line = anchored.get(link.target)
+        unit = _unit_at(laid, first, *line) if line is not None else None
         if unit is not None:
             found.append((unit, link))
     if len(found) < MIN_CONTENTS_LINKS or len(found) < CONTENTS_RESOLVED * len(links):
@@ -736,56 +739,73 @@ MAX_HEADING_CHARS = 200
 """A linked block longer than this is a paragraph the anchor sits in, not a heading."""
 
 
-def _at(table: list[array[int]], page: int, line: int) -> int | None:
-    """``table[page][line]`` (the unit a laid-out line landed in), ``None`` past the laid-out lines."""
-    return table[page][line] if 0 <= page < len(table) and 0 <= line < len(table[page]) else None
+def _unit_at(laid: LaidLines, first: list[int], page: int, line: int) -> int | None:
+    """The block unit laid-out line ``line`` of page ``page`` landed in (``first``: each page's first line
+    in ``laid``), ``None`` past the laid-out lines."""
+    if not 0 <= page < len(first) or line < 0:
+        return None
+    k = first[page] + line
+    end = first[page + 1] if page + 1 < len(first) else len(laid)
+    return laid.unit(k)[0] if k < end else None
 
 
-def _blocks(w: _Walker) -> tuple[list[Unit], list[array[int]], list[array[int]]]:
+def _blocks(w: _Walker) -> tuple[list[Unit], LaidLines, list[int]]:
     """Block units of a document without page breaks: a paragraph (its wrapped lines joined again), a
-    heading (its declared level) or a table (a row a text line, its cells apart by `` | ``) each; and
-    where each laid-out line landed: its unit, and its offset in that unit's text (a table's lines: 0)."""
+    heading (its declared level) or a table (a row a text line, its cells apart by `` | ``) each; and the
+    laid-out lines as :class:`LaidLines` (each with its unit and its offset in that unit's text; a table's
+    lines: 0) with each page's first line there. The reader's ``Line`` s are let go a block at a time."""
     units: list[Unit] = []
-    line_unit = [array("i", bytes(4 * len(p.lines))) for p in w.pager.pages]  # [page][line] -> the unit holding it
-    line_char = [array("i", bytes(4 * len(p.lines))) for p in w.pager.pages]  # ... and its offset in that unit's text
+    laid = LaidLines()
+    first: list[int] = []
     rows: dict[int, dict[int, list[str]]] = {}  # table row -> cell -> its lines
+    cells: list[Line] = []  # the open table's lines, laid once its unit is made
     table: int | None = None
     for p, page in enumerate(w.pager.pages):
-        lines = page.lines
+        first.append(len(laid) + len(cells))
+        lines: list[Line | None] = list(page.lines)
+        page.lines, page.texts = [], []  # the reader's lines live on only here, each until its block is laid
         j = 0
         while j < len(lines):
+            line = lines[j]
+            assert line is not None
             kind = w.kinds.get((p, j))
             cell = w.pager.cells.get((p, j)) if w.pager.cells is not None else None
             if kind is not None and kind[0] == "table" and cell is not None:
                 if table != kind[1]:
-                    _close_table(units, rows)
+                    _close_table(units, rows, cells, laid)
                     table = kind[1]
-                rows.setdefault(cell[0], {}).setdefault(cell[1], []).append(lines[j].text)
-                line_unit[p][j] = len(units)  # the table unit, once closed
+                rows.setdefault(cell[0], {}).setdefault(cell[1], []).append(line.text)
+                cells.append(line)
+                lines[j] = None
                 j += 1
                 continue
-            _close_table(units, rows)
+            _close_table(units, rows, cells, laid)
             table = None
             k = j
-            while k + 1 < len(lines) and lines[k + 1].block == lines[j].block:
+            while k + 1 < len(lines) and lines[k + 1].block == line.block:  # type: ignore[union-attr]
                 k += 1
-            text = " ".join(ln.text for ln in lines[j:k + 1])
-            at = 0
-            for m in range(j, k + 1):
-                line_unit[p][m] = len(units)
-                line_char[p][m] = at
-                at += len(lines[m].text) + 1
+            block = cast(list[Line], lines[j:k + 1])
+            text = " ".join(ln.text for ln in block)
             if kind is not None and kind[0] == "heading":
                 units.append(Unit(index=len(units), kind=UnitKind.heading, text=text, heading_level=kind[1]))
             else:
                 units.append(Unit(index=len(units), kind=UnitKind.paragraph, text=text))
+            at = 0
+            for m, ln in enumerate(block, start=j):
+                laid.add(ln, len(units) - 1, at, text)
+                at += len(ln.text) + 1
+                lines[m] = None
             j = k + 1
-    _close_table(units, rows)
-    return units, line_unit, line_char
+    _close_table(units, rows, cells, laid)
+    return units, laid, first
 
 
-def _close_table(units: list[Unit], rows: dict[int, dict[int, list[str]]]) -> None:
+def _close_table(units: list[Unit], rows: dict[int, dict[int, list[str]]], cells: list[Line],
+                 laid: LaidLines) -> None:
     if rows:
         text = "\n".join(" | ".join(" ".join(rows[r][c]) for c in sorted(rows[r])) for r in sorted(rows))
         units.append(Unit(index=len(units), kind=UnitKind.table, text=text))
         rows.clear()
+        for ln in cells:
+            laid.add(ln, len(units) - 1, 0, text)
+        cells.clear()

@@ -138,6 +138,7 @@ class Pager:
         self.rows = 0  # table rows laid out so far
         # (page, line) of a table cell -> (row, cell), for block units; None once the document is paged
         self.cells: dict[tuple[int, int], tuple[int, int]] | None = {}
+        self._numbers: dict[float, float] = {}  # one object for each type size, lead size and left edge
 
     @property
     def page(self) -> PageOut:
@@ -165,8 +166,11 @@ class Pager:
         page = self.page
         char = page.chars + (1 if page.texts else 0)
         styled = typed_line(text, pieces, box, LEAD_STEP)
-        line = Line(text, round(styled.size, 2), styled.bold, box[0], box[1], box[2], box[3], char, self.block,
-                    styled.font, styled.lead, round(styled.lead_size, 2), *font_traits(styled.font))
+        size, lead_size, x0 = round(styled.size, 2), round(styled.lead_size, 2), box[0]
+        shared = self._numbers  # a few values over thousands of lines: a float object each saved
+        line = Line(text, shared.setdefault(size, size), styled.bold, shared.setdefault(x0, x0), box[1], box[2],
+                    box[3], char, self.block, styled.font, styled.lead, shared.setdefault(lead_size, lead_size),
+                    *font_traits(styled.font))
         page.lines.append(line)
         page.texts.append(text)
         page.chars = char + len(text)

@@ -34,7 +34,7 @@ from ..settings import Limits
 from .common import read_markup
 from .fonts import font_traits
 from .html import sniff_encoding, valid_utf8
-from .view import view_pages
+from .view import LaidLines, view_pages
 
 __all__ = ["TextReader", "read_text", "TITLE_SIZE", "SUBTITLE_SIZE", "BODY_SIZE"]
 
@@ -155,7 +155,7 @@ def read_text(raw: bytes, *, path: str, sha256: str | None = None) -> SourceDoc:
     units, placed = _blocks(text.split("\n"))
 
     def view() -> LayoutView:  # the text as a terminal shows it, emphasis included, for the rules that read pages
-        return view_pages(placed, path=path, sha256=sha256, size=len(raw), fmt=Format.text)
+        return view_pages(placed, units, path=path, sha256=sha256, size=len(raw), fmt=Format.text)
 
     return SourceDoc(path=path, format=Format.text, units=units, sha256=sha256, size=len(raw), page_count=None,
                      findings=findings, layout_view=view)
@@ -200,23 +200,23 @@ def _line(row: str, k: int, head: _Head | None, char: int, block: int) -> Line:
                 _FONT, 0, 0.0, *_TRAITS)
 
 
-def _blocks(rows: list[str]) -> tuple[list[Unit], list[tuple[Line, int, int]]]:
+def _blocks(rows: list[str]) -> tuple[list[Unit], LaidLines]:
     """Paragraphs apart by blank lines, each line set apart by a heading's convention a paragraph of its
     own (its underline left out); and every text line laid out (:func:`_line`) with its unit and its
     offset there, for the layout view in which the structure stage finds the headings and their levels."""
     heads = _headings(rows)
     units: list[Unit] = []
-    placed: list[tuple[Line, int, int]] = []
+    placed = LaidLines()
     para: list[tuple[int, str]] = []
 
     def close() -> None:
         if any(t.strip() for _, t in para):
             u, at = len(units), 0
+            units.append(Unit(index=u, kind=UnitKind.paragraph, text="\n".join(t for _, t in para).rstrip("\n")))
             for k, text in para:
                 line = _line(text, k, heads.get(k), at, u)
-                placed.append((line, u, line.char))
+                placed.add(line, u, line.char, units[u].text)
                 at += len(text) + 1
-            units.append(Unit(index=u, kind=UnitKind.paragraph, text="\n".join(t for _, t in para).rstrip("\n")))
         para.clear()
 
     skip = -1
