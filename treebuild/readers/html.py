@@ -657,8 +657,10 @@ def _document(w: _Walker, path: str, sha256: str, size: int, findings: list[Find
             above = units[at - 1].text if at > 0 and units[at - 1].kind != UnitKind.table else ""
             tables.append(_table(g.rows, at, 0, len(units[at].text), above, None, None))
 
+    title = w.title  # the view keeps the title, not the reader's state
+
     def view() -> LayoutView:  # the blocks as a browser prints them, for the rules that read pages
-        return view_pages(laid, units, path=path, sha256=sha256, size=size, fmt=Format.html, title=w.title)
+        return view_pages(laid, units, path=path, sha256=sha256, size=size, fmt=Format.html, title=title)
 
     return SourceDoc(path=path, format=Format.html, units=units, sha256=sha256, size=size, title=w.title,
                      metadata=meta, page_count=None, findings=findings, tables=tables, layout_view=view)

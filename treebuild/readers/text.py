@@ -153,9 +153,10 @@ def read_text(raw: bytes, *, path: str, sha256: str | None = None) -> SourceDoc:
     if len([p for p in pages if p.strip()]) > 1:
         return _paged(pages, path, sha256, len(raw), findings)
     units, placed = _blocks(text.split("\n"))
+    size = len(raw)  # the view needs the bytes' length, not the bytes
 
     def view() -> LayoutView:  # the text as a terminal shows it, emphasis included, for the rules that read pages
-        return view_pages(placed, units, path=path, sha256=sha256, size=len(raw), fmt=Format.text)
+        return view_pages(placed, units, path=path, sha256=sha256, size=size, fmt=Format.text)
 
     return SourceDoc(path=path, format=Format.text, units=units, sha256=sha256, size=len(raw), page_count=None,
                      findings=findings, layout_view=view)
