@@ -24,6 +24,8 @@ filings whose two levels are the same).
     ... --misses      # the expected entries not found, with what the tree has near them
     ... --pdf /tmp/pdfs   # + the top two levels against the filing printed to PDF
     ... --big 50      # also a generated 50 MB page (prose, tables, folios, page breaks): speed and memory
+    ... --flat 5      # also a generated 5 MB page of prose under styled heads, without page breaks (the layout
+                      # view's worst case: text is 95% of its bytes, read as block units and laid out again)
 """
 
 from __future__ import annotations
@@ -120,25 +122,37 @@ def top_two(tree) -> list[tuple[str, int]]:
     return [(" ".join(n.title.split()), n.depth) for n in tree.walk() if n.depth <= 2 and n.origin != "preface"]
 
 
-def _big(megabytes: float) -> None:
-    """A generated page of ``megabytes`` MB read and built in a fresh process: CPU seconds and memory."""
+def _big(megabytes: float, flat: bool = False) -> None:
+    """A generated page of ``megabytes`` MB read and built in a fresh process: CPU seconds and memory.
+    ``flat``: prose under styled ``<div>`` heads and nothing else (no page breaks, folios, tables or
+    ``<h1>``-``<h6>``), so the structure stage reads the layout view."""
     import tempfile
 
-    para = ("<div style=\"text-align:justify\"><span style=\"font-size:10pt\">" + "The company reviewed its "
-            "operations during the quarter and found them in order. " * 12 + "</span></div>")
-    table = ("<table style=\"width:100%\"><tr><td style=\"width:70%\">Revenue</td><td style=\"width:30%;"
-             "text-align:right\">$<ix:nonFraction name=\"us-gaap:Revenues\">1,000</ix:nonFraction></td></tr></table>")
-    page = (para * 4 + table) * 8
-    n = int(megabytes * MB) // (len(page) + 80)
+    if flat:
+        para = "<p>" + "The system reads each request and writes a record of what it found. " * 10 + "</p>"
+        page = ('<div style="font-size:16px;font-weight:bold;margin-top:12px">{k}. Section {k}</div>'
+                + para * 6)
+    else:
+        para = ("<div style=\"text-align:justify\"><span style=\"font-size:10pt\">" + "The company reviewed its "
+                "operations during the quarter and found them in order. " * 12 + "</span></div>")
+        table = ("<table style=\"width:100%\"><tr><td style=\"width:70%\">Revenue</td><td style=\"width:30%;"
+                 "text-align:right\">$<ix:nonFraction name=\"us-gaap:Revenues\">1,000</ix:nonFraction></td></tr>"
+                 "</table>")
+        page = (para * 4 + table) * 8
+    n = int(megabytes * MB) // (len(page) + (0 if flat else 80))
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "big.html"
         with open(path, "w", encoding="utf-8") as fh:
             fh.write("<html><body>")
             for k in range(1, n + 1):
-                fh.write(f"{page}<div style=\"text-align:center\">{k}</div><hr style=\"page-break-after:always\"/>")
+                fh.write(page.replace("{k}", str(k)) if flat else
+                         f"{page}<div style=\"text-align:center\">{k}</div><hr style=\"page-break-after:always\"/>")
             fh.write("</body></html>")
         warm = Path(tmp) / "warm.html"
-        warm.write_text(f"<html><body>{page}<hr style=\"page-break-after:always\"/>{page}</body></html>")
+        if flat:  # the warm-up takes the same path (block units, the layout view)
+            warm.write_text("<html><body>" + "".join(page.replace("{k}", str(k)) for k in (1, 2, 3)) + "</body></html>")
+        else:
+            warm.write_text(f"<html><body>{page}<hr style=\"page-break-after:always\"/>{page}</body></html>")
         run = subprocess.run([sys.executable, __file__, tmp, "--memory", str(path), str(warm)], capture_output=True,
                              text=True, check=False)
         size = path.stat().st_size
@@ -152,7 +166,8 @@ def _big(megabytes: float) -> None:
         tree = build_doc(doc, BuildSettings(subdivide=False))
         structure = tree.stats["stage_seconds"]["structure"]
         mem = json.loads(run.stdout.strip().splitlines()[-1]) if run.returncode == 0 and run.stdout.strip() else {}
-        print(f"generated {size / MB:.1f} MB, {doc.page_count} pages: read {size / MB / (t1 - t0):.1f} MB/s, read + "
+        pages = f"{doc.page_count} pages" if doc.page_count else f"{len(doc.units)} blocks, {tree.stats['nodes']} nodes"
+        print(f"generated {size / MB:.1f} MB, {pages}: read {size / MB / (t1 - t0):.1f} MB/s, read + "
               f"structure {size / MB / (t1 - t0 + structure):.1f} MB/s; RSS x {mem.get('rss', float('nan')):.1f}, "
               f"python x {mem.get('python', float('nan')):.1f}")
 
@@ -188,6 +203,7 @@ def main() -> None:
     ap.add_argument("--no-memory", action="store_true", help="skip the per-file memory processes")
     ap.add_argument("--pdf", type=Path, help="folder of the filings printed to PDF (<name>.pdf)")
     ap.add_argument("--big", type=float, help="also read and build a generated page of this many MB")
+    ap.add_argument("--flat", type=float, help="... and a generated page of prose without page breaks of this many MB")
     ap.add_argument("--memory", nargs=2, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.memory:
@@ -195,6 +211,8 @@ def main() -> None:
         return
     if args.big:
         _big(args.big)
+    if args.flat:
+        _big(args.flat, flat=True)
     from treebuild.pipeline import build_doc
     from treebuild.readers import read
     from treebuild.settings import BuildSettings

@@ -336,6 +336,44 @@ def test_a_page_without_breaks_headings_or_links_gets_its_headings_from_type_and
     assert "speed | 3" in tree.find("2.1 Topic Daily Use part 1")[0].text()
 
 
+def test_the_layout_view_is_made_anew_from_the_blocks_and_maps_back_to_them(tmp_path: Path) -> None:
+    """The reader keeps a page without breaks' laid-out lines as columns (the text left in the block units)
+    and makes the view each time it is asked: every line of every sheet reads what its block unit holds at
+    the place it maps back to (a paragraph's wrapped line), or is a cell of its table unit, and a second
+    view is the same as the first."""
+    from treebuild.model import Pos, UnitKind
+
+    head = "font-size:16px;font-weight:bold;margin-top:12px"
+    parts = []
+    for i in range(1, 9):
+        parts.append(f'<div style="{head}">{i}. Part {i}</div>' + _para(_prose(400, f"part {i}")))
+        parts.append('<table><tr><td>Setting with a name long enough to wrap in its narrow column of the table</td>'
+                     f'<td>Value</td></tr><tr><td>speed</td><td>{i}</td></tr></table>')
+    doc = read(_write(tmp_path, "<html><body>" + "".join(parts) + "</body></html>"))
+    assert doc.layout_view is not None
+    view = doc.layout_view()
+    assert len(view.doc.units) > 2
+    cells = 0
+    for page in view.doc.units:
+        lines = view.doc.lines(page.index)
+        assert page.text == "\n".join(ln.text for ln in lines)
+        for ln in lines:
+            assert page.text.startswith(ln.text, ln.char)
+            at = view.to_unit(Pos(page.index, ln.char))
+            unit = doc.units[at.unit]
+            if unit.kind == UnitKind.table:
+                assert ln.text in [c.strip() for row in unit.text.split("\n") for c in row.split(" | ")] \
+                    or ln.text in unit.text
+                cells += 1
+            else:
+                assert unit.text.startswith(ln.text, at.char)
+    assert cells >= 8 * 4
+    again = doc.layout_view()
+    assert again is not view and [u.text for u in again.doc.units] == [u.text for u in view.doc.units]
+    assert [view.doc.lines(i) for i in range(len(view.doc.units))] == \
+        [again.doc.lines(i) for i in range(len(again.doc.units))]
+
+
 def test_a_contents_row_holding_a_part_and_its_first_item_and_a_wrapped_item_title(tmp_path: Path) -> None:
     """A filing's contents sets ``PART I`` in the first cell of Item 1's row and lists the statements in the
     title column under it: the Part is an entry of its own, the statements nest under Item 1 (as in the
