@@ -9,11 +9,13 @@ from pathlib import Path
 
 from structgen import Writer
 
+from treebuild.findings import Finding
+from treebuild.findings import Stage as FindingStage
 from treebuild.model import Mark, Origin, Pos, SourceDoc, StructureSource
 from treebuild.readers import read
 from treebuild.settings import BuildSettings
 from treebuild.structure import analyze
-from treebuild.structure.policy import BUILT_IN_SOURCES, CASCADE, combine
+from treebuild.structure.policy import BUILT_IN_SOURCES, CASCADE, StructureResult, combine
 from treebuild.structure.sources import Proposal, Role, Source, SourceContext
 from treebuild.structure.typography.headings import Heading
 
@@ -44,6 +46,13 @@ class _Raising:
         raise self.exc
 
 
+def _failures(result: StructureResult) -> list[Finding]:
+    """The result's typed findings of failed sources (its other warnings are text)."""
+    found = [w for w in result.warnings if isinstance(w, Finding)]
+    assert all(f.code == "source_failed" and f.stage == FindingStage.structure for f in found)
+    return found
+
+
 def test_the_cascade_reads_top_to_bottom() -> None:
     assert [stage.name for stage in CASCADE] == ["sections", "skeleton", "headings", "fallback"]
     assert [n for n, _ in BUILT_IN_SOURCES] == ["outline", "declared", "toc", "filing", "headings", "model",
@@ -55,7 +64,7 @@ def test_the_headings_stage_builds_the_manual(tmp_path: Path) -> None:
     result = combine(doc, analyze(doc), SETTINGS)
     assert result.method == "headings"
     assert [m.title for m in result.marks] == CHAPTERS
-    assert not any("failed" in w for w in result.warnings)
+    assert not _failures(result)
 
 
 def test_a_source_that_raises_is_recorded_and_the_cascade_falls_back(tmp_path: Path) -> None:
@@ -63,7 +72,9 @@ def test_a_source_that_raises_is_recorded_and_the_cascade_falls_back(tmp_path: P
     broken = _Raising(StructureSource.headings, Role.headings, 10, RuntimeError("scanner exploded"))
     one_page = BuildSettings(subdivide=False, max_node_pages=1)  # windows of a page each
     result = combine(doc, analyze(doc), one_page, sources=_replace("headings", broken))
-    assert "source headings failed: RuntimeError: scanner exploded" in result.warnings
+    assert _failures(result) == [
+        Finding("source_failed", FindingStage.structure,
+                "headings failed: RuntimeError: scanner exploded; fell back to windows")]
     assert result.method == "windows"  # the next source that proposes marks
     assert result.marks and all(m.origin == Origin.window for m in result.marks)
 
@@ -74,7 +85,8 @@ def test_every_source_failing_still_gives_the_document_one_section(tmp_path: Pat
     result = combine(doc, analyze(doc), SETTINGS, sources=sources)
     assert result.method == "single" and result.marks == []
     names = ("outline", "declared", "toc", "filing", "headings", "model", "windows")
-    assert [w for w in result.warnings if "failed" in w] == [f"source {n} failed: ValueError: bad {n}" for n in names]
+    assert [f.text for f in _failures(result)] == [
+        f"{n} failed: ValueError: bad {n}; fell back to single" for n in names]
 
 
 class _ClaimingProposal(Proposal):
@@ -96,7 +108,8 @@ class _Claiming:
 def test_a_claiming_source_whose_hook_raises_is_set_aside(tmp_path: Path) -> None:
     doc = _manual(tmp_path)
     result = combine(doc, analyze(doc), SETTINGS, sources=_replace("filing", _Claiming()))
-    assert "source filing failed: KeyError: 'no such form'" in result.warnings
+    assert [f.text for f in _failures(result)] == [
+        "filing failed: KeyError: 'no such form'; fell back to headings"]
     assert result.method == "headings"  # the generic rules laid the headings out
     assert [m.title for m in result.marks] == CHAPTERS
 

@@ -106,7 +106,7 @@ def _from_view(doc: SourceDoc, settings: BuildSettings, model_config: ModelConfi
         marks.append(dataclasses.replace(m, pos=pos))
     sources = [s for s in result.method.sources if s != StructureSource.windows] if marks else []
     method = Method(sources or [StructureSource.single])
-    return StructureResult(marks, method, [w for w in result.warnings if "page" not in w])  # not its pages
+    return StructureResult(marks, method, [w for w in result.warnings if "page" not in str(w)])  # not its pages
 
 
 def build_nodes(doc: SourceDoc, settings: BuildSettings, model_config: ModelConfig | None = None,

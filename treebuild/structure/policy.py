@@ -14,9 +14,10 @@ TOC" or docling's pipeline stages:
 4. ``fallback``: the model (opt-in), then page windows; else the whole document as one section.
 
 Every source runs behind a guard: one that raises (other than a :class:`TreebuildError`, an
-expected failure that names the file) is recorded as a warning, ``source toc failed: ValueError:
-...``, and the cascade goes on as if it had proposed nothing; a claiming source whose hook raises
-is set aside the same way and the stage is read again without it. The tree's ``method`` names the
+expected failure that names the file) is recorded as a typed finding (code ``source_failed``:
+``toc failed: ValueError: ...; fell back to filing+headings``, naming the sources the tree was built
+from instead), and the cascade goes on as if it had proposed nothing; a claiming source whose hook
+raises is set aside the same way and the stage is read again without it. The tree's ``method`` names the
 sources whose marks were used, joined with ``+``.
 """
 
@@ -27,6 +28,8 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from ..errors import TreebuildError
+from ..findings import Finding
+from ..findings import Stage as FindingStage
 from ..model import Mark, Method, SourceDoc, StructureSource, Usage
 from ..settings import BuildSettings, ModelConfig
 from .combine import enrich_outline, merge_skeletons
@@ -65,7 +68,7 @@ _T = TypeVar("_T")
 class StructureResult:
     marks: list[Mark]
     method: Method
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[str | Finding] = field(default_factory=list)  # a failed source's is a typed finding
 
 
 @dataclass
@@ -87,7 +90,8 @@ class Run:
     def __init__(self, doc: SourceDoc, context: SourceContext, sources: tuple[tuple[str, Source], ...]):
         self.doc, self.context = doc, context
         self.sources = sorted(sources, key=lambda ns: (_ROLE_ORDER.index(ns[1].role), ns[1].rank, ns[0]))
-        self.warnings: list[str] = []
+        self.warnings: list[str | Finding] = []
+        self.failed: list[str] = []  # "<source> failed: <exception>": findings once the tree's method is known
         self._asked: dict[str, Proposal] = {}
         self._reported: set[str] = set()
         self._names: dict[int, str] = {}
@@ -133,8 +137,13 @@ class Run:
             raise _Retry from exc
 
     def _failed(self, name: str, source: Source, exc: Exception) -> Proposal:
-        self.warnings.append(f"source {name} failed: {type(exc).__name__}: {exc}")
+        self.failed.append(f"{name} failed: {type(exc).__name__}: {exc}")
         return Proposal(source.name, role=source.role)
+
+    def result(self, marks: list[Mark], method: Method) -> StructureResult:
+        """The cascade's result: each failed source a finding naming what the tree was built from instead."""
+        failed = [Finding("source_failed", FindingStage.structure, f"{f}; fell back to {method}") for f in self.failed]
+        return StructureResult(marks, method, [*self.warnings, *failed])
 
 
 _GENERIC = Proposal(StructureSource.headings)
@@ -257,7 +266,7 @@ def combine(doc: SourceDoc, layout: Layout, settings: BuildSettings, model_confi
         outcome = _attempt(run, stage)
         if outcome is not None:
             method = Method(u if isinstance(u, StructureSource) else u.origin for u in outcome.used)
-            return StructureResult(outcome.marks, method, run.warnings)
+            return run.result(outcome.marks, method)
     raise AssertionError("the fallback stage always accepts")
 
 
