@@ -13,6 +13,7 @@ from treebuild.model import Node
 from treebuild.readers import read
 from treebuild.settings import BuildSettings
 from treebuild.structure import build_nodes
+from treebuild.structure.filing.items import sec_headings
 
 DETECT = BuildSettings(ignore_outline=True, subdivide=False)
 
@@ -194,3 +195,36 @@ def test_run_in_heads_in_a_heading_size_are_sub_sections(tmp_path: Path) -> None
     assert [c.title for c in mdna.children] == ["Overview", "Macroeconomic and Political", "Liquidity"]
     assert [c.title for c in _node(roots, "Macroeconomic and Political").children] == COUNTRIES + ["United States"]
     assert _node(roots, "Liquidity").children == []
+
+
+def _part_over_item_rows(path: Path) -> Path:
+    """A 10-K whose Parts are centred in 10-point bold, each over its first Item's row: the label at the
+    left margin and the title in a column of its own (``ITEM 1.`` | ``Business``), as many filings print."""
+    w = ten_k_opening()
+    w.fill_pages(2)
+    w.new_page()
+    parts = [("PART II", [("ITEM 5.", "Market for Registrant's Common Equity"),
+                          ("ITEM 7.", "Management's Discussion and Analysis")]),
+             ("PART III", [("ITEM 10.", "Directors, Executive Officers and Corporate Governance"),
+                           ("ITEM 11.", "Executive Compensation")])]
+    for part, items in parts:
+        w.centred(part, size=10, bold=True)
+        w.y += 2  # the Item's row a point or two under the Part's line
+        for label, title in items:
+            assert w.page is not None
+            for x, text in ((72.0, label), (130.0, title)):
+                w.page.insert_text((x, w.y + 10), text, fontsize=10, fontname="hebo")
+            w.y += 15
+            w.paras(2)
+    return w.save(path)
+
+
+def test_a_part_over_its_first_items_row_is_not_titled_with_the_items_title(tmp_path: Path) -> None:
+    """``PART III`` centred over ``ITEM 10.`` | ``Directors, ...``: the title beside the Item's label is the
+    Item's, never the Part's (the Part was titled ``PART III Directors, ...``, and a contents' bare ``PART III``
+    took that title)."""
+    heads = sec_headings(read(_part_over_item_rows(tmp_path / "parts.pdf")))
+    assert [h.title for h in heads if h.kind == "part"] == ["PART I", "PART II", "PART III"]
+    items = [h.title for h in heads if h.kind == "item"]
+    assert "ITEM 5. Market for Registrant's Common Equity" in items
+    assert "ITEM 10. Directors, Executive Officers and Corporate Governance" in items

@@ -272,6 +272,27 @@ def test_toc_without_page_numbers_is_matched_in_order(tmp_path: Path) -> None:
     assert authority.pos.char == _char(doc, 2, "1.2 Authority")
 
 
+def test_toc_without_page_numbers_over_two_pages_keeps_the_entries_after_a_group_row(tmp_path: Path) -> None:
+    """A contents without page numbers that goes on to the next page, with an unnumbered group row
+    (``Forms``) on its first page: the entries under that row are entries too (the document's text
+    does not start on a page whose contents continues on the next one)."""
+    first = ["1 Scope", "1.1 Background", "1.2 Authority", "2 Procedures", "2.1 Intake", "Forms", "3 Intake form",
+             "4 Review form"]
+    second = ["5 Appeal form", "6 Closing form", "7 Transfer form", "8 Records"]
+    b = Builder(tmp_path / "nopages2.pdf")
+    b.blank("Internal Manual")
+    b.toc([TocRow(0 if "." not in t else 1, t) for t in first], title="Table of Contents", style="plain")
+    b.toc([TocRow(0, t) for t in second], title=None, style="plain")
+    numbered = [t for t in first + second if t[0].isdigit()]
+    for t in numbered:
+        b.body([Heading(t)])
+    doc = _read(b.save())
+    res = toc_marks(doc)
+    assert res is not None and res.paged is False
+    placed = [(m.title, m.pos.unit) for m in res.marks if m.title != "Forms"]
+    assert placed == [(t, 3 + i) for i, t in enumerate(numbered)]
+
+
 def test_entry_missing_from_body_is_dropped_and_counted(tmp_path: Path) -> None:
     rows = MANUAL_ROWS[:4] + [TocRow(1, "2.2 Retired interfaces", "3")] + MANUAL_ROWS[4:]
     doc = _read(_manual(tmp_path / "missing.pdf", "dots", rows=rows, last_page=False))

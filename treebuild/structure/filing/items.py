@@ -130,7 +130,8 @@ def _caps_word(text: str, word: str) -> bool:
 
 
 def _title_after(lines: list[Line], j: int, rest: str) -> tuple[str, list[int]]:
-    """The heading's title: the rest of its line, else the text beside it or on the next line."""
+    """The heading's title: the rest of its line, else the text beside it or on the next line, never text
+    after the next Part's or Item's label (that heading's title)."""
     line = lines[j]
     used = [j]
     if rest:
@@ -142,7 +143,9 @@ def _title_after(lines: list[Line], j: int, rest: str) -> tuple[str, list[int]]:
         # (a title wrapped beside its label, the label set at the rows' middle: a table cell's default)
         below = (nxt.block == line.block and 0 <= nxt.y0 - line.y1 < TITLE_BELOW * line.size
                  and (nxt.bold or nxt.text.isupper()))
-        if (beside or below) and not (form_label(nxt.text, "part") or form_label(nxt.text, "item")):
+        if form_label(nxt.text, "part") or form_label(nxt.text, "item"):
+            break  # the next heading's label: the text after it is that heading's title (PART I / ITEM 1. Business)
+        if beside or below:
             used.append(k)
             return " ".join([nxt.text.strip(), *_wrapped(lines, k, used)]), used
         if nxt.y0 > line.y1 + line.size:

@@ -743,10 +743,11 @@ def find_toc_pages(doc: SourceDoc) -> TocPages | None:
             continue
         s = score(u)
         if _pageless_start(s) or (_titled_at_foot(s) and u + 1 < n and _pageless_continues(score(u + 1))):
-            scores[u] = _up_to_text(s)
             pages = [u]
             while pages[-1] + 1 < n and _pageless_continues(score(pages[-1] + 1)):
                 pages.append(pages[-1] + 1)
+            if len(pages) == 1:  # a contents going on to the next page has no text under it on this one
+                scores[u] = _up_to_text(s)
             tail = _pageless_tail(score(pages[-1] + 1)) if pages[-1] + 1 < n else None
             if tail is not None:
                 scores[tail.unit] = tail  # the TOC ends where the text begins
