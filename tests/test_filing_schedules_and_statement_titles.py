@@ -256,25 +256,22 @@ QUARTER_STATEMENTS = ["CONDENSED CONSOLIDATED STATEMENTS OF OPERATIONS (Unaudite
                       "CONDENSED CONSOLIDATED STATEMENTS OF CASH FLOWS (Unaudited)"]
 
 
-def test_a_statement_title_under_the_company_name_in_a_row_of_its_own_starts_a_section(tmp_path: Path) -> None:
-    """A 10-Q's statements titled in a bold type smaller than the text, under the company's name set
-    a line space above them in a row of its own: where the name is the page's running furniture (the
-    same place on most pages) the title block was found; where a page sets the name lower (its own
-    row first on the page), the title under it is the page's title all the same. The first statement,
-    its name under the Item's heading on the same page, does not own its page (not moved above the
-    Item)."""
+def _quarter(path: Path, heads: list[str], lower_equity: bool = True) -> tuple[Path, dict[str, int]]:
+    """A 10-Q whose statements are titled in a bold type smaller than its text, under the company's
+    name set a line space above them in a row of its own; ``heads`` (Part and Item lines) open the
+    first statement's page above the name. Returns the PDF and each statement's 1-based page."""
     w = Writer(header=None)
     w.heading("UNITED STATES SECURITIES AND EXCHANGE COMMISSION", size=14)
     w.heading("FORM 10-Q", size=16)
     w.paras(2)
     w.new_page()
-    w.line("PART I - FINANCIAL INFORMATION", size=8, bold=True)
-    w.line("Item 1.    Financial Statements", size=8, bold=True)
+    for head in heads:
+        w.line(head, size=8, bold=True)
     pages = {}
     for k, title in enumerate(QUARTER_STATEMENTS):
         if k:
             w.new_page()
-            w.y += 10 if title.endswith("EQUITY (Unaudited)") else 0  # this page sets the name lower
+            w.y += 10 if lower_equity and title.endswith("EQUITY (Unaudited)") else 0  # the name set lower
         w.centred("Example Inc.", 8)
         w.y += 12
         pages[title] = w.centred(title, 8)
@@ -288,19 +285,50 @@ def test_a_statement_title_under_the_company_name_in_a_row_of_its_own_starts_a_s
     w.line("Notes to Condensed Consolidated Financial Statements (Unaudited)", size=8, bold=True)
     w.para(LOREM * 3, size=9)
     w.new_page()
-    w.line("Item 2.    Management's Discussion and Analysis of Financial Condition and Results of Operations",
-           size=8, bold=True)
-    w.fill_pages(3)
-    doc = read(w.save(tmp_path / "quarter.pdf"))
-    roots, _ = build_nodes(doc, DETECT)
+    for item in ("Item 2.    Management's Discussion and Analysis of Financial Condition and Results of Operations",
+                 "Item 3.    Quantitative and Qualitative Disclosures About Market Risk",
+                 "Item 4.    Controls and Procedures"):
+        w.line(item, size=8, bold=True)
+        w.fill_pages(2)
+    return w.save(path), pages
+
+
+def test_a_statement_title_under_the_company_name_in_a_row_of_its_own_starts_a_section(tmp_path: Path) -> None:
+    """A 10-Q's statements titled in a bold type smaller than the text, under the company's name set
+    a line space above them in a row of its own: where the name is the page's running furniture (the
+    same place on most pages) the title block was found; where a page sets the name lower (its own
+    row first on the page), the title under it is the page's title all the same."""
+    path, pages = _quarter(tmp_path / "quarter.pdf", ["PART I - FINANCIAL INFORMATION",
+                                                      "Item 1.    Financial Statements"])
+    roots, _ = build_nodes(read(path), DETECT)
     starts = {title: page for _, title, page in _tree(roots)}
     for title in QUARTER_STATEMENTS[1:]:
         name = title.removesuffix(" (Unaudited)")
         assert starts.get(name) == pages[title], (name, _tree(roots))
+
+
+@pytest.mark.parametrize("heads", [["PART I - FINANCIAL INFORMATION", "Item 1.    Financial Statements"],
+                                   ["Item 1. Financial Statements"]])
+def test_a_statement_under_the_items_heading_on_its_page_is_a_section_from_the_company_name(
+        tmp_path: Path, heads: list[str]) -> None:
+    """The first statement printed on the page that opens ``Item 1. Financial Statements`` (its Part
+    and Item headings above the company's name and the statement's title, the table under them) is
+    a section of its own: it starts on that page at the company's name, mid-page, after the Item's
+    heading, and the Item keeps its own start above it (the statement used to be no section: the
+    Item's page had no title block at its top)."""
+    path, pages = _quarter(tmp_path / "quarter.pdf", heads, lower_equity=False)
+    doc = read(path)
+    roots, _ = build_nodes(doc, DETECT)
     first = QUARTER_STATEMENTS[0].removesuffix(" (Unaudited)")
-    item_at = doc.units[pages[QUARTER_STATEMENTS[0]] - 1].text.index("Item 1.")
-    for n in (n for r in roots for n in r.walk() if n.title == first):
-        assert n.start.char > item_at  # never moved to its page's top, above the Item's heading
+    node = next((n for r in roots for n in r.walk() if n.title == first), None)
+    assert node is not None, _tree(roots)
+    page = pages[QUARTER_STATEMENTS[0]]
+    text = doc.units[page - 1].text
+    assert node.start_page == page and node.start.char == text.index("Example Inc.") > text.index("Item 1.")
+    item = next(n for r in roots for n in r.walk() if n.title.startswith("Item 1."))
+    assert item.start_page == page and item.start.char == text.index("Item 1.")
+    assert node in item.children and [c.title for c in item.children][:len(QUARTER_STATEMENTS)] == \
+        [t.removesuffix(" (Unaudited)") for t in QUARTER_STATEMENTS]
 
 
 @pytest.mark.parametrize("equity", ["Consolidated Statements of Total Equity and Redeemable Interest",

@@ -22,7 +22,7 @@ import functools
 from ..model import Line
 from ..plugins import Loaded, load_group
 from .sources import Source
-from .typography.model import Row, TitleBlock
+from .typography.model import PageTitle, Row, TitleBlock
 
 __all__ = ["ENTRY_POINT_GROUP", "BUILT_IN", "installed", "installed_sources", "title_block"]
 
@@ -54,7 +54,7 @@ def title_block() -> TitleBlock | None:
     if len(hooks) == 1:
         return hooks[0]
 
-    def first(run: list[Row], top: float, lines: list[Line], /) -> list[Row] | None:
+    def first(run: list[Row], top: float, lines: list[Line], /) -> PageTitle | None:
         for hook in hooks:
             found = hook(run, top, lines)
             if found is not None:

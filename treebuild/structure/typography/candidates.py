@@ -166,6 +166,7 @@ class _Run:
     title_rows: list[Row]  # the rows that name it (a title block's, without the company's name)
     text: str
     titled: bool  # a page's title block (the ``TitleBlock`` hook's)
+    block_start: int | None  # where that block starts when headings of its page sit above it (``PageTitle.start``)
     starts_block: bool
 
 
@@ -240,11 +241,12 @@ def _make_run(rows: list[Row], i: int, k: int, top: float, lines: list[Line], ti
     reads one at the page's ``top``) and whether it starts a block (right after a label it does)."""
     run = rows[i:k]
     block = title_block(run, top, lines) if title_block is not None else None
-    title_rows = block if block is not None else run
+    title_rows = block.rows if block is not None else run
     text = strip_dates(" ".join(r.text for r in title_rows))
     prev, nxt = (rows[i - 1] if i else None), (rows[k] if k < len(rows) else None)
     starts = after_label or _starts_block(prev, run, nxt, text)
-    return _Run(run, prev, nxt, title_rows, text, block is not None, starts)
+    return _Run(run, prev, nxt, title_rows, text, block is not None, block.start if block is not None else None,
+                starts)
 
 
 def _starts_block(prev: Row | None, run: list[Row], nxt: Row | None, text: str) -> bool:
@@ -293,9 +295,10 @@ def _stands_out(run: _Run, numbering: Numbering | None, body: Body) -> bool:
 
 def _heading(u: int, run: _Run, numbering: Numbering | None, label: _Label | None, body: Body) -> Heading:
     """The heading of an accepted run, opened by the ``label`` printed close above it (``Chapter One``
-    over ``Introduction`` is titled ``Chapter One Introduction`` and starts at the label)."""
+    over ``Introduction`` is titled ``Chapter One Introduction`` and starts at the label); a page's
+    title block set under other headings of its page starts where the block does (the company's name)."""
     row, text = run.rows[0], run.text
-    char, y0, lab = row.char, row.y0, None
+    char, y0, lab = (row.char if run.block_start is None else run.block_start), row.y0, None
     if label is not None and y0 - label.y0 < H.label_gap * row.size:
         lab = spaced_label(label.text)
         char, y0 = label.char, label.y0
@@ -306,4 +309,4 @@ def _heading(u: int, run: _Run, numbering: Numbering | None, label: _Label | Non
                        row.family)
     members = tuple(j for r in run.rows for j in r.members)
     return Heading(u, char, " ".join(text.split()), style, numbering, y0, row.x0, len(run.rows), label=lab,
-                   lines=members, page_title=run.titled)
+                   lines=members, page_title=run.titled, mid_page=run.block_start is not None)

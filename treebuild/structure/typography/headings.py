@@ -25,11 +25,11 @@ from ..toc.detect import toc_like_pages
 from .candidates import page_headings
 from .filters import body_text_like, clean_title, code_like, drop_repeated, drop_running_titles, keep_run_in_series
 from .levels import assign_levels, mark_minor, mark_title, mark_version_runs, median_chars, page_titles_on_top
-from .model import MAX_LEVEL, Heading, HeadingScan, StyleKey, TitleBlock
+from .model import MAX_LEVEL, Heading, HeadingScan, PageTitle, StyleKey, TitleBlock
 from .rows import join_rows, measure_body
 
 __all__ = ["Heading", "HeadingScan", "StyleKey", "scan_headings", "heading_marks", "to_marks", "toc_like_pages",
-           "body_text_like", "code_like", "clean_title", "MAX_LEVEL", "TitleBlock"]
+           "body_text_like", "code_like", "clean_title", "MAX_LEVEL", "TitleBlock", "PageTitle"]
 
 NUMBERED_CONFIDENCE = 0.8
 """A numbered heading's mark: its label is evidence beside its type."""
@@ -60,7 +60,7 @@ def scan_headings(doc: SourceDoc, pages: range | None = None, *, skip_pages: set
         first = min((ln.char for j, ln in enumerate(lines) if j not in skip), default=0)
         for h in page_headings(u, rows, lines, skip, body, u in tocs, title_block):
             h.suspect = any((u, j) in suspects for j in h.lines)
-            if h.char <= first or h.page_title:
+            if h.char <= first or (h.page_title and not h.mid_page):
                 h.char = 0  # only a running header above it (or a page's title block): the section owns the page
             found.append(h)
     found = keep_run_in_series(drop_running_titles(found))

@@ -53,6 +53,7 @@ class Heading:
     lines: tuple[int, ...] = ()
     run_in: bool = False  # "4.1. Priority Trees." opening its paragraph
     page_title: bool = False  # a page's title read by the ``TitleBlock`` hook (a statement page's, under its company)
+    mid_page: bool = False  # a page title set under other headings of its page: it starts at its block, not the top
 
 
 @dataclass
@@ -78,10 +79,21 @@ class Body:
     family: str
 
 
-class TitleBlock(Protocol):
-    """A hook that reads a run of rows at a page's top as that page's title block (the filing package's
-    ``statement_title_block``: a statement page's title under the company's name): the rows that name
-    the title (none on a page that only continues one), or ``None`` when the run is no such block. A
-    title block is a heading whatever its size."""
+@dataclass(frozen=True, slots=True)
+class PageTitle:
+    """A page's title block as a ``TitleBlock`` hook reads it: the rows that name the title (none on a
+    page that only continues one) and, when other headings of the page sit above the block (the
+    company's name and a statement's title under ``Item 1. Financial Statements``), the character
+    where the block starts; ``None`` when the block opens the page (it owns the page from its top)."""
 
-    def __call__(self, run: list[Row], top: float, lines: list[Line], /) -> list[Row] | None: ...
+    rows: list[Row]
+    start: int | None = None
+
+
+class TitleBlock(Protocol):
+    """A hook that reads a run of rows near a page's top as that page's title block (the filing
+    package's ``statement_title_block``: a statement page's title under the company's name): a
+    ``PageTitle``, or ``None`` when the run is no such block. A title block is a heading whatever its
+    size."""
+
+    def __call__(self, run: list[Row], top: float, lines: list[Line], /) -> PageTitle | None: ...
