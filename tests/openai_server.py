@@ -35,8 +35,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from treebuild.llm.tokens import count_tokens
+from treebuild.settings import ModelConfig
 
-__all__ = ["OpenAIServer", "Reply", "Request", "echo_summaries", "summary_for", "asked_ids", "max_overlap"]
+__all__ = ["OpenAIServer", "Reply", "Request", "echo_summaries", "summary_for", "asked_ids", "max_overlap",
+           "server_config"]
 
 
 SLOW = 60.0
@@ -354,6 +356,13 @@ class _Handler(BaseHTTPRequestHandler):
             self.wfile.write(data)
         except (BrokenPipeError, ConnectionResetError):
             pass  # the client gave up (timeout); nothing to answer
+
+
+def server_config(server: OpenAIServer, **kw: Any) -> ModelConfig:
+    """A model configuration that talks to ``server``: model ``openai/test``, a short back-off; ``kw`` overrides."""
+    values: dict[str, Any] = {"model": "openai/test", "api_base": server.url, "api_key": "x", "backoff": 0.01}
+    values.update(kw)
+    return ModelConfig(**values)
 
 
 def max_overlap(requests: list[Request]) -> int:

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from openai_server import SLOW, OpenAIServer, Reply, Request
+from openai_server import SLOW, OpenAIServer, Reply, Request, server_config
 
 from treebuild import Store, ingest
 from treebuild.agents.tools import StoreTools
@@ -92,10 +92,7 @@ def _fresh(server: OpenAIServer) -> None:
 
 
 def config(server: OpenAIServer, **kw: Any) -> ModelConfig:
-    values: dict[str, Any] = {"model": "openai/test", "api_base": server.url, "api_key": "x", "backoff": 0.01,
-                              "timeout": 5.0, "max_retries": 0}
-    values.update(kw)
-    return ModelConfig(**values)
+    return server_config(server, **{"timeout": 5.0, "max_retries": 0, **kw})
 
 
 def records(request: Request) -> list[dict[str, Any]]:

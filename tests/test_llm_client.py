@@ -8,9 +8,10 @@ import asyncio
 import json
 import subprocess
 import sys
+from typing import Any
 
 import pytest
-from openai_server import SLOW, OpenAIServer, Reply, Request, max_overlap
+from openai_server import SLOW, OpenAIServer, Reply, Request, max_overlap, server_config
 from pydantic import BaseModel
 
 from treebuild.llm import (
@@ -36,11 +37,8 @@ def _fresh(server: OpenAIServer) -> None:
     server.responder = lambda request: Reply(content=json.dumps({"echo": request.user}))
 
 
-def config(server: OpenAIServer, **kw: object) -> ModelConfig:
-    values: dict[str, object] = {"model": "openai/test", "api_base": server.url, "api_key": "x",
-                                 "backoff": 0.01, "timeout": 5.0}
-    values.update(kw)
-    return ModelConfig(**values)  # type: ignore[arg-type]
+def config(server: OpenAIServer, **kw: Any) -> ModelConfig:
+    return server_config(server, **{"timeout": 5.0, **kw})
 
 
 def ask(client: ModelClient, text: str = "hello", *, max_tokens: int = 50) -> str:

@@ -8,10 +8,11 @@ import json
 import re
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from docgen import Text, write_pdf
-from openai_server import OpenAIServer, Reply, Request
+from openai_server import OpenAIServer, Reply, Request, server_config
 
 from treebuild.llm.tokens import count_tokens
 from treebuild.model import Pos, SourceDoc, Usage
@@ -90,10 +91,8 @@ def _fresh(server: OpenAIServer) -> None:
     server.reset()
 
 
-def config(server: OpenAIServer, **kw: object) -> ModelConfig:
-    values: dict[str, object] = {"model": "openai/test", "api_base": server.url, "api_key": "x", "backoff": 0.01}
-    values.update(kw)
-    return ModelConfig(**values)  # type: ignore[arg-type]
+def config(server: OpenAIServer, **kw: Any) -> ModelConfig:
+    return server_config(server, **kw)
 
 
 def heading_pos(doc: SourceDoc, page: int, title: str) -> Pos:

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from openai_server import SLOW, OpenAIServer, Reply, Request
+from openai_server import SLOW, OpenAIServer, Reply, Request, server_config
 
 from treebuild import Store, ingest
 from treebuild.query import CancellationToken, Limits, StopReason
@@ -85,10 +85,7 @@ def _fresh(server: OpenAIServer) -> None:
 
 
 def config(server: OpenAIServer, **kw: Any) -> ModelConfig:
-    values: dict[str, Any] = {"model": "openai/test", "api_base": server.url, "api_key": "x", "backoff": 0.01,
-                              "timeout": 5.0}
-    values.update(kw)
-    return ModelConfig(**values)
+    return server_config(server, **{"timeout": 5.0, **kw})
 
 
 def records(request: Request) -> list[dict[str, Any]]:

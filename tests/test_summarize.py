@@ -16,13 +16,14 @@ import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pymupdf
 import pytest
 from hypothesis import given
 from hypothesis import settings as settings_
 from hypothesis import strategies as st
-from openai_server import OpenAIServer, Reply, Request, asked_ids, echo_summaries, summary_for
+from openai_server import OpenAIServer, Reply, Request, asked_ids, echo_summaries, server_config, summary_for
 
 from treebuild.llm.tokens import count_tokens
 from treebuild.model import Node, Tree
@@ -170,11 +171,8 @@ def settings(**kw: object) -> BuildSettings:
     return BuildSettings(model=MODEL, **kw)  # type: ignore[arg-type]
 
 
-def config(server: OpenAIServer, **kw: object) -> ModelConfig:
-    values: dict[str, object] = {"model": MODEL, "api_base": server.url, "api_key": "x", "backoff": 0.01,
-                                 "timeout": 5.0}
-    values.update(kw)
-    return ModelConfig(**values)  # type: ignore[arg-type]
+def config(server: OpenAIServer, **kw: Any) -> ModelConfig:
+    return server_config(server, **{"model": MODEL, "timeout": 5.0, **kw})
 
 
 def doc_tokens(tree: Tree) -> int:
