@@ -76,6 +76,17 @@ def zero_pages(tmp: Path) -> Path:
     return tmp / "zero.pdf"
 
 
+def pages_missing(tmp: Path) -> Path:
+    """A page tree whose /Count says 5 over 3 pages: MuPDF counts 5 and cannot load the 4th."""
+    doc = pymupdf.open()
+    for i in range(3):
+        doc.new_page().insert_text((72, 72), f"Page {i + 1} of a short report.")
+    data = doc.tobytes(garbage=0, deflate=False, no_new_id=True)
+    assert data.count(b"/Count 3") == 1
+    (tmp / "pages-missing.pdf").write_bytes(data.replace(b"/Count 3", b"/Count 5"))
+    return tmp / "pages-missing.pdf"
+
+
 def image_only(tmp: Path) -> Path:
     return scanned_pdf(tmp / "scan.pdf")
 
@@ -189,6 +200,9 @@ CASES: dict[str, tuple[Callable[[Path], Path], list[str], int, str]] = {
                                   "(check the --password value or TREEBUILD_PDF_PASSWORD)"),
     "encrypted, right password": (encrypted, ["--password", "s3cret"], 0, "wrote "),
     "zero pages": (zero_pages, [], 1, "PDF has no pages (export or download it again)"),
+    "pages missing from the page tree": (pages_missing, [], 1, "the page tree lists 5 pages but page 4 cannot be "
+                                         "read: page not in document (the file is damaged or uses what MuPDF cannot "
+                                         "read: download it again, or print it to a new PDF)"),
     "image-only": (image_only, [], 0, "warning   {path}: {image_only}"),
     "zip bomb DOCX": (zip_bomb, [], 1, "unpacked size {unpacked} MB is over the limit of 16 MB (a zip bomb, or a huge "
                                        "document) (raise it with TREEBUILD_MAX_UNPACKED_MB if the document is "

@@ -136,8 +136,10 @@ class PdfReader:
             outline = _outline(doc, units)
         except ReadError:
             raise
+        except PageUnreadable as exc:
+            raise ReadError(str(exc), path=str(path), hint=DAMAGED_HINT) from exc
         except Exception as exc:
-            raise ReadError(f"cannot extract text: {exc}", path=str(path)) from exc
+            raise ReadError(f"cannot extract text: {exc}", path=str(path), hint=DAMAGED_HINT) from exc
         meta = {k: str(v) for k, v in (doc.metadata or {}).items() if v}
         title = metadata_title(meta.get("title"), path)
         if title is None and meta.get("title"):  # an identifier or a file name: the first page's printed title
@@ -169,6 +171,9 @@ def _text_layer_findings(units: list[Unit], mode: OcrMode | bool) -> list[Findin
     return [Finding("no_text_layer", Stage.read, f"no text on {blank} of {len(units)} pages, OCR included")]
 
 
+DAMAGED_HINT = "the file is damaged or uses what MuPDF cannot read: download it again, or print it to a new PDF"
+
+
 def _truncated(path: Path) -> ReadError:
     return ReadError("PDF is truncated (no %%EOF at the end; only part of it could be recovered)",
                      path=str(path), hint="download or export the file again")
@@ -190,7 +195,8 @@ def _page_units(doc: pymupdf.Document, blocks: Callable[[int], list[tuple[float,
     The tables of pages that look tabular go into ``tables`` (:mod:`.pdf_tables`, from the same text page, behind
     its guard)."""
     labels: list[str] | None = None
-    pages = [doc.load_page(i) for i in range(doc.page_count)]
+    count = doc.page_count  # MuPDF may recount a damaged tree after a failed load: name the count it listed
+    pages = [_load_page(doc, i, count) for i in range(count)]
     if doc.get_page_labels():
         labels = [page.get_label() for page in pages]
     units: list[Unit] = []
@@ -206,6 +212,19 @@ def _page_units(doc: pymupdf.Document, blocks: Callable[[int], list[tuple[float,
                           label=(labels[i] or None) if labels else None, height=float(page.rect.height),
                           block_source=blocks))
     return units
+
+
+def _load_page(doc: pymupdf.Document, index: int, count: int) -> pymupdf.Page:
+    """Page ``index``; a page the page tree counts but MuPDF cannot find (a damaged tree) is this document's
+    clear error, naming the page."""
+    try:
+        return doc.load_page(index)
+    except Exception as exc:  # MuPDF raises several types for a damaged page tree
+        raise PageUnreadable(f"the page tree lists {count} pages but page {index + 1} cannot be read: {exc}") from exc
+
+
+class PageUnreadable(Exception):
+    """A page of the page tree that MuPDF cannot load; the reader turns it into its :class:`ReadError`."""
 
 
 def _outline(doc: pymupdf.Document, units: list[Unit]) -> list[OutlineEntry]:
