@@ -20,16 +20,36 @@ from collections.abc import Iterable, Sequence
 from functools import cache
 from typing import Any
 
-__all__ = ["QUESTION_WORDS", "STOP_WORDS", "NAME_SEPARATORS", "tokenize", "name_terms", "query_terms",
+__all__ = ["QUESTION_WORDS", "DOCUMENT_WORDS", "TEMPLATE_WORDS", "STOP_WORDS", "NAME_SEPARATORS", "tokenize",
+           "name_terms", "query_terms",
            "score_texts", "TermCounts", "counts", "bm25", "K1", "B"]
+
+DOCUMENT_WORDS = frozenset(
+    "report reports reported reporting filing filings filed document documents section sections "
+    "latest recent most".split())
+"""Words by which a question names the document it is asked of, or a part of it ("in the latest 10-Q
+report", "the most recent filing", "how is it reported", "the supply chain section"). Like the document's
+own name (see :func:`query_terms`) they tell nothing about where in it to look; kept, they find the
+text in which a document names itself: certifications ("I have reviewed this quarterly report"), the
+cover ("quarterly report pursuant to Section 13"), signatures ("caused this report to be signed"), the
+exhibit index, pages whose words recur in every filing and which the page budget was spent on
+(bench/README.md, "Issue 24, navigation pass 2")."""
+
+TEMPLATE_WORDS = frozenset(
+    "analyze analyse analysis compare compared comparison relate relates related correlate correlation "
+    "correspond corresponds align combine examine discuss discussed discussion outline outlined mention "
+    "mentioned disclose disclosed detail details indicate indicated suggest suggests reflect reflected".split())
+"""Verbs (and their nouns) of a question's template ("analyze how X relates to Y", "what do the levels
+suggest", "the discussion of ...") that ask for reasoning over what is found, not for a topic."""
 
 QUESTION_WORDS = frozenset(
     "what which who whom whose when where why how does did do is are was were has have had can could "
     "would should will much many any there their "
     # instructions about the answer, not about the topic
     "explain describe state provide respond response answer question please round decimal place places "
-    "unit units percent percents useful relevant".split())
-"""Words that shape a question or its answer but name no topic; dropped on top of :data:`STOP_WORDS`."""
+    "unit units percent percents useful relevant".split()) | DOCUMENT_WORDS | TEMPLATE_WORDS
+"""Words that shape a question or its answer but name no topic; dropped on top of :data:`STOP_WORDS`
+(unless nothing else is left)."""
 
 STOP_WORDS = frozenset(
     "a an and are as at be but by for if in into is it no not of on or such that the their then there these "
