@@ -99,9 +99,18 @@ class Heuristics:
     """... and each starts at most this many points left of the first row (a hanging indent) ..."""
     hang_right: int = 45
     """... or at most this many right of it (a title wrapped under its number) ..."""
+    label_hang: float = 12.0
+    """... or under the words after its label, this many points of slack past where the label's share of
+    the row's characters puts them (``Strategic Goal 6:`` / its words hanging 60 points in; the share
+    misses the glyphs' widths by a few points) ..."""
     centred_rows: int = 30
     """... or their left and right edges added differ by less than this (middles within 15 points: the
     rows of a centred title)."""
+    wrap_pitch: float = 1.5
+    """A heading's row that sits in a block of its own goes on the title above only this many of the
+    title's type sizes below the row above, top to top: a wrapped line's leading (single spacing is
+    1.15-1.25 of the size), where two headings stacked in one type are a paragraph's gap apart (1.7
+    and more: ``FINANCIAL CONDITION`` over ``LIQUIDITY``, ``2. Debt`` over a table's title)."""
     line_gap: float = 0.45
     """At most this share of the font size between the rows of one paragraph: a row further below the
     one above starts a block, and a bold name no further above a small-letter row runs on into it."""

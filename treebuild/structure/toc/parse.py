@@ -91,6 +91,7 @@ class _Raw:
     unit: int
     has_page: bool  # the row printed a page reference (or N/A): the entry ends here
     at: int = -1  # the row is the entry's own title, printed here on the TOC page (a part's)
+    title_x1: float = 0.0  # where the title's words end on the row (before a page in a cell of its own)
 
 
 def parse_rows(pages: TocPages) -> list[TocEntry]:
@@ -135,7 +136,9 @@ def _raw_rows(pages: TocPages, unit: int, repeated: set[str]) -> list[_Raw]:
         has_page = re_.page is not None and entry_like(re_, r) or re_.how == "na"
         page = re_.page if has_page else None
         title_x0 = r.cells[1].x0 if len(r.cells) > 1 and _label_only(r.cells[0].text) else r.x0
-        raws.append(_Raw(re_.title, page, r.x0, title_x0, r.x1, r.size, r.bold, unit, has_page))
+        title_x1 = max((c.x1 for c in r.cells[:-1]), default=r.x1) if re_.how == "cell" else r.x1
+        raws.append(_Raw(re_.title, page, r.x0, title_x0, r.x1, r.size, r.bold, unit, has_page,
+                         title_x1=title_x1))
     return raws
 
 
@@ -288,24 +291,34 @@ def _join(raws: list[_Raw], right: float, paged: bool = True) -> list[TocEntry]:
     """Merge label-only rows with their title and wrapped titles with their continuation."""
     out: list[TocEntry] = []
     pending: _Raw | None = None
+    paged_last: _Raw | None = None  # the row of the entry just flushed, when it printed its page
 
     def flush(r: _Raw) -> None:
+        nonlocal paged_last
+        paged_last = r if r.has_page else None
         out.append(TocEntry(title=r.title, page=r.page, label=parse_numbering(r.title, entry=True), x0=r.x0,
                             size=r.size, bold=r.bold, unit=r.unit, order=len(out), at=r.at))
 
     for i, r in enumerate(raws):
+        if pending is None and paged_last is not None and out \
+                and _trails(paged_last, r, raws[i + 1] if i + 1 < len(raws) else None, right):
+            out[-1].title = f"{out[-1].title} {r.title}"
+            out[-1].label = parse_numbering(out[-1].title, entry=True)
+            paged_last = None
+            continue
+        paged_last = None
         if pending is not None:
             if _label_only(pending.title) and not _label_only(r.title) \
                     and parse_numbering(r.title, entry=True) is None:
                 pending = _Raw(f"{pending.title} {r.title}", r.page, pending.x0, r.title_x0, r.x1, r.size,
-                               pending.bold and r.bold, pending.unit, r.has_page)
+                               pending.bold and r.bold, pending.unit, r.has_page, title_x1=r.title_x1)
                 if pending.has_page:
                     flush(pending)
                     pending = None
                 continue
             if _continues_title(pending, r, raws[i + 1] if i + 1 < len(raws) else None, right, paged):
                 merged = _Raw(f"{pending.title} {r.title}", r.page, pending.x0, pending.title_x0, r.x1,
-                              pending.size, pending.bold, pending.unit, r.has_page)
+                              pending.size, pending.bold, pending.unit, r.has_page, title_x1=r.title_x1)
                 if merged.has_page:
                     flush(merged)
                     pending = None
@@ -347,6 +360,26 @@ def _continues_title(prev: _Raw, r: _Raw, after: _Raw | None, right: float, page
         return True
     alone = after is None or after.unit != r.unit or abs(after.x0 - r.x0) > 1.0
     return alone and r.x0 > prev.x0 + 1 and r.bold == prev.bold and not prev.title.endswith((".", ":", "!", "?"))
+
+
+def _trails(entry: _Raw, r: _Raw, after: _Raw | None, right: float) -> bool:
+    """Row ``r``, printed without a page under an entry that printed one, ends that entry's title
+    wrapped under the row that holds the page (``Item 5.`` | ``Market for ... of Equity`` | ``18`` /
+    ``Securities``): in its type, under the title's words (not at the entries' left edge), not
+    numbered, the title's line filled to the page column, and the row after it starts left of it
+    (at the next entry's label). A page-less row over rows aligned with it or indented under it is
+    a group's title."""
+    if r.has_page or r.unit != entry.unit or r.bold != entry.bold or abs(r.size - entry.size) > WRAP_SIZE:
+        return False
+    if parse_numbering(r.title, entry=True) is not None \
+            or not entry.title_x0 - TITLE_EDGE <= r.x0 <= entry.title_x0 + H.hanging_indent:
+        return False
+    if r.x0 <= entry.x0 + TITLE_EDGE:  # at the entries' own left edge: an entry of its own
+        return False
+    span = right - entry.title_x0
+    if span <= 0 or entry.title_x1 - entry.title_x0 < WRAP_WIDTH * span:
+        return False
+    return after is None or after.unit != r.unit or after.x0 < r.x0 - TITLE_EDGE
 
 
 def _middle_line(prev: _Raw, r: _Raw, after: _Raw | None) -> bool:

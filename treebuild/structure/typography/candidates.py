@@ -15,7 +15,7 @@ from ..heuristics import HEURISTICS as H
 from ..toc.detect import listing_title
 from .filters import clean_title, heading_text, in_table, runs_on, text_beside
 from .model import Body, Heading, Row, StyleKey, TitleBlock
-from .rows import all_caps, same_style
+from .rows import all_caps, lead_label, same_style, wraps
 
 _NUMBER_WORD = re.compile(rf"^{NUM_TOKEN}\.?$", re.IGNORECASE)
 _DATE_ONLY = re.compile(r"^\(?\s*[0-9]{1,2}[-/][0-9]{1,2}[-/][0-9]{2,4}\s*\)?$")
@@ -154,6 +154,7 @@ class _Label:
     char: int
     y0: float
     numbered: bool  # holds its number already (``Chapter`` alone waits for ``One`` on the next row)
+    run: _Run | None = None  # the label's own run (a heading of its own over a title with its own label)
 
 
 @dataclass(slots=True)
@@ -178,21 +179,23 @@ def page_headings(u: int, rows: list[Row], lines: list[Line], skip: set[int], bo
     top = min((r.y0 for r in rows), default=0.0)  # the page's first row, wherever its text stream puts it
     label: _Label | None = None
     after_label = False
+    head_above: Row | None = None  # the last row of the heading right above, when the run before was one
     i = 0
     while i < len(rows):
         k = _run_end(rows, i, lines, toc_page)
-        run = _make_run(rows, i, k, top, lines, title_block, after_label)
+        run = _make_run(rows, i, k, top, lines, title_block, after_label or _stacked(head_above, rows[i]))
+        head_above = None
         i = k
         row, text = run.rows[0], run.text
         if not text or _DATE_ONLY.match(" ".join(r.text for r in run.rows).strip()):
             continue  # a revision date beside a section number: the label stays pending
         after_label = False
         if label is not None and not label.numbered and _NUMBER_WORD.match(text):
-            label = _Label(f"{label.text} {text}", label.char, label.y0, True)
+            label = _Label(f"{label.text} {text}", label.char, label.y0, True, label.run)
             after_label = True
             continue
         if _starts_label(row, text, body, run.nxt):
-            label = _Label(text, row.char, row.y0, bool(NUMBER_ONLY.match(text)) or len(text.split()) > 1)
+            label = _Label(text, row.char, row.y0, bool(NUMBER_ONLY.match(text)) or len(text.split()) > 1, run)
             after_label = True
             continue
         numbering = parse_numbering(text)
@@ -205,9 +208,33 @@ def page_headings(u: int, rows: list[Row], lines: list[Line], skip: set[int], bo
             if runin is not None:
                 out.append(runin)
             continue
+        if label is not None and label.run is not None and _labels_itself(label.text, numbering):
+            out.append(_heading(u, label.run, parse_numbering(label.text), None, body))
+            label = None
         out.append(_heading(u, run, numbering, label, body))
+        head_above = run.rows[-1]
         label = None
     return out
+
+
+_OWN_LABELS = frozenset({"part", "chapter", "appendix"})
+"""Kinds of a label on its own line that head sections of their own when the title under them has its own
+label (``PART II`` over ``Item 5. Market ...``); over an unlabelled title (``Chapter One`` over
+``Introduction``) the label opens that title."""
+
+
+def _labels_itself(label: str, numbering: Numbering | None) -> bool:
+    """The label above is a heading of its own, not the opening of the title under it: a Part, Chapter or
+    Appendix label over a title of another kind of label."""
+    own = parse_numbering(label)
+    return own is not None and own.kind in _OWN_LABELS and numbering is not None and numbering.kind != own.kind
+
+
+def _stacked(head_above: Row | None, row: Row) -> bool:
+    """``row`` opens a heading of its own right under the heading above (``Strategic Goal 6: ...`` under
+    ``Strategic Goal 5: ...`` at single spacing, one block): in its type and opened by its own label,
+    which ended the run above (``_continues``). It starts a section as a row opening its block does."""
+    return head_above is not None and same_style(row, head_above) and lead_label(row.text) > 0
 
 
 def _run_end(rows: list[Row], i: int, lines: list[Line], toc_page: bool) -> int:
@@ -221,14 +248,12 @@ def _run_end(rows: list[Row], i: int, lines: list[Line], toc_page: bool) -> int:
 
 def _continues(first: Row, above: Row, row: Row, lines: list[Line], toc_page: bool) -> bool:
     """``row`` (under ``above``) goes on the run that ``first`` opens: its type, at line spacing, in its
-    block or under it (a hanging indent, or centred like it); not a numbered row, a label, a date, a
+    block or under it (a hanging indent, or centred like it); not a numbered or labelled row (``Strategic
+    Goal 6: ...`` under ``Strategic Goal 5: ...``), a label, a date, a
     run-in head, a small-letter row under capitals, nor a contents listing's title on a TOC page."""
-    if not same_style(row, first) or row.y0 - above.y1 >= H.run_gap * first.size:
+    if not wraps(first, above, row):
         return False
-    if not (row.block == first.block or -H.hang_left <= row.x0 - first.x0 <= H.hang_right
-            or abs(row.x0 + row.x1 - first.x0 - first.x1) < H.centred_rows):
-        return False
-    if parse_numbering(row.text) is not None or is_label(row.text):
+    if parse_numbering(row.text) is not None or is_label(row.text) or lead_label(row.text):
         return False
     if (all_caps(first.text) and not all_caps(row.text)) or _DATE_ONLY.match(row.text) or lines[row.first].lead:
         return False
@@ -238,7 +263,8 @@ def _continues(first: Row, above: Row, row: Row, lines: list[Line], toc_page: bo
 def _make_run(rows: list[Row], i: int, k: int, top: float, lines: list[Line], title_block: TitleBlock | None,
               after_label: bool) -> _Run:
     """The run ``rows[i:k]`` with its neighbours, its title (a title block's rows when ``title_block``
-    reads one at the page's ``top``) and whether it starts a block (right after a label it does)."""
+    reads one at the page's ``top``) and whether it starts a block (right after a label, or stacked under
+    a heading in its type with a label of its own, it does)."""
     run = rows[i:k]
     block = title_block(run, top, lines) if title_block is not None else None
     title_rows = block.rows if block is not None else run

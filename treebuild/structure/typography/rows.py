@@ -4,9 +4,11 @@ reads a font's name."""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 from ...model import Line, SourceDoc
+from ...text.numbering import parse_numbering
 from ..heuristics import HEURISTICS as H
 from .model import Body, Row
 
@@ -91,6 +93,47 @@ def join_rows(lines: list[Line], skip: set[int]) -> list[Row]:
         rows.append(Row(line.text, line.size, line.bold, line.italic, line.mono, line.font, line.family, line.x0,
                         line.y0, line.x1, line.y1, line.char, line.block, j, [j]))
     return rows
+
+
+_LEAD_LABEL = re.compile(r"^(?:[A-Z][\w'\u2019-]*\s+){1,3}[0-9][0-9.]*[A-Za-z]?\s*[:.\u2013\u2014-]\s+(?=\S)")
+"""A label of a few capitalised words and a number opening a title before its words (``Strategic Goal
+6:``, ``Objective 2.1 -``), which the numbering parser does not read."""
+
+
+def lead_label(text: str) -> int:
+    """Characters of the label opening ``text`` (``2.``, ``Item 5.``, ``Strategic Goal 6:``), 0 without
+    one (a bare label with no words after it is no title's label)."""
+    numbering = parse_numbering(text)
+    if numbering is not None:
+        return max(text.rfind(numbering.rest), 0) if numbering.rest else 0
+    m = _LEAD_LABEL.match(text)
+    return m.end() if m is not None else 0
+
+
+def label_indent(row: Row) -> float:
+    """Points from ``row``'s left edge to its title's words after an opening label (``lead_label``), 0
+    without one: where a hanging continuation starts. Read from the characters' share of the row's width
+    (rows keep no glyph positions): off by a few points in a proportional face."""
+    cut = lead_label(row.text)
+    if not cut or len(row.text) <= cut:
+        return 0.0
+    return (row.x1 - row.x0) * cut / len(row.text)
+
+
+def wraps(first: Row, above: Row, row: Row) -> bool:
+    """``row``, right under ``above``, goes on the title whose first row is ``first`` (the layout
+    alone; what the words say is the caller's): in its type, at the title's line spacing (close under
+    the row above; from a block of its own, no further below it than a wrapped line's leading, since
+    two titles stacked are a paragraph's gap apart), and in its block, or starting at its left edge,
+    hanging under the words after its label (``2.`` / ``Strategic Goal 6:``) or centred like it."""
+    if not same_style(row, first) or row.y0 - above.y1 >= H.run_gap * first.size:
+        return False
+    if row.block != above.block and row.y0 - above.y0 > H.wrap_pitch * first.size:
+        return False
+    if row.block == first.block or abs(row.x0 + row.x1 - first.x0 - first.x1) < H.centred_rows:
+        return True
+    hang = max(float(H.hang_right), label_indent(first) + H.label_hang)
+    return -H.hang_left <= row.x0 - first.x0 <= hang
 
 
 def same_style(a: Row, b: Row) -> bool:

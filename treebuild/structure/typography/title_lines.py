@@ -21,7 +21,7 @@ from ...text.numbering import strip_numbering
 from ..heuristics import HEURISTICS as H
 from .filters import code_like, text_beside
 from .model import Row
-from .rows import all_caps, join_rows, same_style
+from .rows import all_caps, join_rows, same_style, wraps
 
 __all__ = ["first_title_line", "TITLE_LINE_WORDS", "TITLE_LINE_ROWS"]
 
@@ -73,13 +73,12 @@ def _in_table(row: Row, boxes: list[tuple[float, float, float, float]]) -> bool:
 
 
 def _joined(rows: list[Row], i: int) -> str:
-    """Row ``i`` with the rows under it in its type that wrap it (close below, same block or left edge)."""
+    """Row ``i`` with the rows under it in its type that wrap it (``rows.wraps``, the heading scan's rule)."""
     first = rows[i]
     parts = [first.text]
     for k in range(i + 1, min(len(rows), i + TITLE_LINE_ROWS)):
         prev, row = rows[k - 1], rows[k]
-        if parts[-1].rstrip().endswith(_SENTENCE_END) or not same_style(row, first) \
-                or row.y0 - prev.y1 > H.run_gap * first.size or not -H.hang_left <= row.x0 - first.x0 <= H.hang_right:
+        if parts[-1].rstrip().endswith(_SENTENCE_END) or not wraps(first, prev, row):
             break
         parts.append(row.text)
     return " ".join(" ".join(parts).split())
