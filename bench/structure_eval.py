@@ -21,6 +21,11 @@ score = harmonic mean of F1 and level accuracy, x100. Macro averages over docume
 
     .venv/bin/python bench/structure_eval.py /work/shared/corpus/pdf /work/shared/corpus/filings \\
         /work/devcorpus/pdf [--misses] [--only NAME] [--sample N]
+
+``--outline-depth N`` measures the headings *below* a given outline: the tree is built with the file's
+outline cut to its top ``N`` levels given as the outline (those entries are placed as the author's), and
+scored against the full outline as above. Only documents whose outline goes deeper than ``N`` are
+scored (the others are counted): what is found below the given levels is what the score moves by.
 """
 
 from __future__ import annotations
@@ -36,7 +41,7 @@ from pathlib import Path
 import pymupdf
 from rapidfuzz import fuzz
 
-from treebuild.model import Node
+from treebuild.model import Node, SourceDoc
 from treebuild.readers import read
 from treebuild.settings import BuildSettings
 from treebuild.structure import build_nodes
@@ -186,15 +191,27 @@ def relative_levels(entries: list[Entry], matched: set[int]) -> dict[int, int]:
     return out
 
 
-def evaluate(path: Path, min_entries: int) -> Score | None:
+def truncate_outline(doc: SourceDoc, depth: int) -> bool:
+    """Cut ``doc``'s outline to its top ``depth`` levels in place; ``False`` when it goes no deeper (nothing
+    below the given levels to find)."""
+    if not any(e.level > depth for e in doc.outline):
+        return False
+    doc.outline = [e for e in doc.outline if e.level <= depth]
+    return True
+
+
+def evaluate(path: Path, min_entries: int, outline_depth: int = 0) -> Score | None:
     gt, unplaced = raw_outline(path)
-    if len(gt) < min_entries:
+    if len(gt) < min_entries or (outline_depth and not any(g.level > outline_depth for g in gt)):
         return None
     t0 = time.perf_counter()
     doc = read(path)
     read_s = time.perf_counter() - t0
+    if outline_depth and not truncate_outline(doc, outline_depth):
+        return None
+    settings = BuildSettings(ignore_outline=not outline_depth, subdivide=False, prompt_version="eval")
     t1 = time.perf_counter()
-    roots, result = build_nodes(doc, BuildSettings(ignore_outline=True, subdivide=False, prompt_version="eval"))
+    roots, result = build_nodes(doc, settings)
     struct_s = time.perf_counter() - t1
     pred = predictions(roots)
     pairs = match(gt, pred)
@@ -225,7 +242,7 @@ def run_folder(folder: Path, args: argparse.Namespace) -> list[Score]:
     print("-" * len(hdr))
     scores: list[Score] = []
     for path in files:
-        s = evaluate(path, args.min_entries)
+        s = evaluate(path, args.min_entries, args.outline_depth)
         if s is None:
             continue
         scores.append(s)
@@ -280,6 +297,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", default=None, help="only files whose name contains this")
     ap.add_argument("--sample", type=int, default=0, help="at most N files per folder, evenly spaced (fast runs)")
     ap.add_argument("--min-entries", type=int, default=8)
+    ap.add_argument("--outline-depth", type=int, default=0, metavar="N",
+                    help="build with the outline cut to its top N levels (given, so placed) and score against the "
+                         "full outline; only documents whose outline goes deeper than N")
     args = ap.parse_args(argv)
     results: list[tuple[Path, list[Score]]] = [(folder, run_folder(folder, args)) for folder in args.corpus]
     results = [(f, s) for f, s in results if s]

@@ -23,7 +23,8 @@ package's top; each kind of evidence has its own subpackage:
   ``settings.structure_fallback``) and page windows (``windows``);
 - ``policy``: the cascade, read top to bottom (sections, skeleton, headings, fallback), every
   source behind a guard (one that raises is recorded and the cascade goes on); ``combine`` merges
-  skeletons and nests headings; the tree's ``method`` names the sources used;
+  skeletons and nests headings; ``deepen`` nests the sub-headings the type sets apart below the leaf
+  sections of a shallow outline or printed TOC; the tree's ``method`` names the sources used;
 - ``assemble``: the one tree builder (``subdivide`` reuses it inside a span, for finer headings
   and for page windows alike).
 

@@ -21,7 +21,7 @@ from ..text.numbering import common_prefix, parse_numbering, strip_numbering
 from .heuristics import HEURISTICS as H
 from .typography.headings import MAX_LEVEL, Heading, to_marks
 
-__all__ = ["same_heading", "nest", "merge_skeletons", "enrich_outline", "levels_from_numbering"]
+__all__ = ["same_heading", "section_at", "nest", "merge_skeletons", "enrich_outline", "levels_from_numbering"]
 
 CONTAINED_CHARS = 8
 """Two title keys on one page, the shorter this long or longer and held in the other, name one heading."""
@@ -116,7 +116,7 @@ def nest(skeleton: list[Mark], headings: list[Heading], *, finer_only: bool = Fa
             continue
         if closing is not None and closing.match(m.title.strip()) and skel:
             continue
-        idx = _owner(skel, m.pos)
+        idx = section_at(skel, m.pos)
         groups.setdefault(idx, []).append((h, m))
     out = list(skel)
     for idx, members in groups.items():
@@ -219,7 +219,7 @@ def _add_peers(skel: list[Mark], pairs: list[tuple[Heading, Mark]]) -> tuple[lis
     last_numbered = {e.level: e.pos for e in skel if parse_numbering(e.title) is not None}
     promoted: list[Mark] = []
     for k, (h, m) in enumerate(pairs):
-        owner = _owner(skel, m.pos)
+        owner = section_at(skel, m.pos)
         printed = _printed_as(skel, style, owner) if owner >= 0 else None
         level = level_of.get(h.level)
         depth = _depth(h.title)
@@ -239,13 +239,13 @@ def _add_peers(skel: list[Mark], pairs: list[tuple[Heading, Mark]]) -> tuple[lis
     top: dict[int, int] = {}  # skeleton index -> most prominent heading level inside its entry
     for k, (h, m) in enumerate(pairs):
         if k not in twins:
-            owner = _owner(skel, m.pos)
+            owner = section_at(skel, m.pos)
             top[owner] = min(top.get(owner, h.level), h.level)
     peers: list[Mark] = []
     named: dict[int, Mark] = {}
     rest: list[tuple[Heading, Mark]] = []
     for k, (h, m) in enumerate(pairs):
-        owner = _owner(skel, m.pos)
+        owner = section_at(skel, m.pos)
         printed = _printed_as(skel, style, owner) if owner >= 0 else None
         if k not in twins and printed == h.level and top[owner] >= printed \
                 and (h.numbering is not None or parse_numbering(skel[owner].title) is None):
@@ -315,7 +315,7 @@ def _span_pages(skel: list[Mark], idx: int) -> int:
     return 1 << 30
 
 
-def _owner(skel: list[Mark], pos: Pos) -> int:
+def section_at(skel: list[Mark], pos: Pos) -> int:
     """Index of the last skeleton mark at or before ``pos`` (-1 when none)."""
     lo, hi = 0, len(skel)
     while lo < hi:

@@ -13,6 +13,11 @@ TOC" or docling's pipeline stages:
 3. ``headings``: typographic headings alone (laid out by the claiming source, if any).
 4. ``fallback``: the model (opt-in), then page windows; else the whole document as one section.
 
+A structure placed from an outline or a printed TOC of at most ``deepen.SHALLOW`` levels (when no
+source claims the document's form, or from the outline whatever the form) is not the floor of the
+tree: the typographic headings set finer than its entries nest below its leaf sections (``deepen``),
+and the headings source joins the tree's ``method``.
+
 Every source runs behind a guard: one that raises (other than a :class:`TreebuildError`, an
 expected failure that names the file) is recorded as a typed finding (code ``source_failed``:
 ``toc failed: ValueError: ...; fell back to filing+headings``, naming the sources the tree was built
@@ -33,6 +38,7 @@ from ..findings import Stage as FindingStage
 from ..model import Mark, Method, SourceDoc, StructureSource, Usage
 from ..settings import BuildSettings, ModelConfig
 from .combine import enrich_outline, merge_skeletons
+from .deepen import FORM_DEPTH, MAX_DEPTH, SHALLOW, deepen
 from .filing.source import FilingSource
 from .layout import Layout
 from .sources import (
@@ -167,9 +173,29 @@ def _sections(run: Run) -> Outcome | None:
             toc = run.ask("toc", report=False)
             richer = enrich_outline(proposal.marks, toc.marks) if toc else None
             if richer is not None:
-                return Outcome(richer, [proposal, toc])
-        return Outcome(proposal.marks, [proposal])
+                return _deepened(run, Outcome(richer, [proposal, toc]))
+        return _deepened(run, Outcome(proposal.marks, [proposal]))
     return None if run.doc.paged else Outcome([], [StructureSource.single])
+
+
+def _deepened(run: Run, outcome: Outcome) -> Outcome:
+    """``outcome`` with the typographic sub-headings inside its leaf sections placed from a printed TOC or
+    an outline of at most ``deepen.SHALLOW`` levels (``deepen``); the headings source joins the method
+    when it adds any. A deeper structure is taken as complete. Under a document whose form a source
+    claims (a filing built from its outline) the headings are the claiming source's own (``own_headings``:
+    no cover page, no auditor's addressee line) and one level deep (``deepen.FORM_DEPTH``)."""
+    if not run.doc.paged or not outcome.marks or max(m.level for m in outcome.marks) > SHALLOW:
+        return outcome
+    headings = next(iter(run.role(Role.headings)), None)
+    if headings is None or not headings.headings:
+        return outcome
+    claim = next((p for p in run.role(Role.skeleton) if p.claims), None)
+    fine = run.hook(claim, _hooks(claim).own_headings, headings.headings)
+    marks = deepen(run.doc, outcome.marks, fine, max_depth=MAX_DEPTH if claim is None else FORM_DEPTH)
+    if len(marks) == len(outcome.marks):
+        return outcome
+    used = outcome.used if any(u is headings for u in outcome.used) else [*outcome.used, headings]
+    return Outcome(marks, used)
 
 
 def _layout(run: Run) -> tuple[list[Proposal], Proposal | None, Proposal, list[Heading]]:
@@ -190,7 +216,7 @@ def _skeleton(run: Run) -> Outcome | None:
     if first is None:
         return None
     if claim is None and not first.partial:
-        return Outcome(first.marks, [first])
+        return _deepened(run, Outcome(first.marks, [first]))
     lay = _hooks(claim)
     closing = claim.closing if claim is not None else None
     skeleton = skeletons[0].marks
@@ -201,7 +227,8 @@ def _skeleton(run: Run) -> Outcome | None:
     used: list[Proposal | StructureSource] = [p for p in skeletons if p]
     if len(marks) > len(skeleton):
         used.append(headings)
-    return Outcome(run.hook(claim, lay.refine, run.doc, run.context.layout, marks), used)
+    outcome = Outcome(run.hook(claim, lay.refine, run.doc, run.context.layout, marks), used)
+    return _deepened(run, outcome) if claim is None else outcome
 
 
 def _headings(run: Run) -> Outcome | None:
