@@ -17,9 +17,10 @@ heading are nested below it:
 - noise stays out: a heading level printed fewer than ``MIN_STYLE_HEADS`` times under the placed
   sections (a chart's title, a one-off bold line), headings inside a table's span (``doc.tables``),
   a numbered heading that does not number on from a numbered entry (``2.3.1`` under ``2.3``; a
-  list's ``1.`` is not a section of ``2.3``), a section with a single such heading (a caption or a
-  lead-in, not a division of the section). The scan already leaves out page furniture and minor
-  heads (bold words at the body size).
+  list's ``1.`` is not a section of ``2.3``), a title printed more than once in one section (the labels
+  of a figure drawn again and again: a section's sub-sections are named apart), a section with a
+  single such heading (a caption or a lead-in, not a division of the section). The scan already leaves
+  out page furniture and minor heads (bold words at the body size).
 
 The marks added keep the scan's origin (``heading``/``numbering``) and confidence, so the tree's
 ``method`` and each node's origin say they were found by typography.
@@ -31,6 +32,7 @@ from collections import Counter
 from collections.abc import Collection
 
 from ..model import Mark, Origin, Pos, SourceDoc
+from ..text.normalize import normalize_title
 from ..text.numbering import parse_numbering
 from .combine import same_heading, section_at
 from .heuristics import HEURISTICS as H
@@ -91,7 +93,8 @@ def deepen(doc: SourceDoc, marks: list[Mark], headings: list[Heading], *,
     common = {lv for lv, n in count.items() if n >= MIN_STYLE_HEADS}
     out = list(marks)
     for owner, members in found.items():
-        members = [(h, m) for h, m in members if h.level in common]
+        seen = Counter(normalize_title(m.title) for _, m in members)
+        members = [(h, m) for h, m in members if h.level in common and seen[normalize_title(m.title)] == 1]
         if len(members) < MIN_SECTION_HEADS:
             continue
         own = printed.get(owner, usual.get(skel[owner].level))
