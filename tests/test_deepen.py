@@ -34,7 +34,7 @@ def _manual(path: Path, *, contents: bool, noise: bool = False) -> tuple[Path, d
     over body text (10 pt), a running head (12 pt bold) on every page; ``contents``: a printed contents
     page listing the chapters only; ``noise``: a bold word opening a paragraph, and a table whose bold
     header row is set like the sub-headings, in every chapter, a chart's title in a type of its own once,
-    and a list's bold numbered step set like the sub-headings. Returns the file and each chapter's page."""
+    a list's bold numbered step and a figure's label printed twice, set like the sub-headings. Returns the file and each chapter's page."""
     w = Writer()
     w.heading("Program Manual", size=24)
     w.para("Prepared by the program office.")
@@ -58,6 +58,10 @@ def _manual(path: Path, *, contents: bool, noise: bool = False) -> tuple[Path, d
                 w.row([(LEFT, "Region"), (LEFT + 200, "2022"), (RIGHT, "2023")], size=12, bold=True)
                 for region in ("North", "South", "West"):
                     w.row([(LEFT, region), (LEFT + 200, "1,204"), (RIGHT, "1,377")])
+            if noise and k == 0 and title.startswith("2"):
+                for _ in range(2):  # a figure's label, drawn in each of two figures
+                    w.heading("Input and output", size=12)
+                    w.para(SHORT)
             if noise and k == 2 and title.startswith("3"):
                 w.heading("Chart of quarterly exceptions", size=13)
                 w.para(SHORT)
@@ -108,6 +112,7 @@ def test_running_heads_bold_words_and_table_rows_are_not_sub_headings(tmp_path: 
     assert "Note" not in titles
     assert not any(t.startswith(("Region", "North", "South", "West")) for t in titles)
     assert "Chart of quarterly exceptions" not in titles  # a type printed once is no level of the outline
+    assert "Input and output" not in titles  # a section's sub-sections are named apart
     assert "1. Confirm the totals" not in titles  # a list's step is no section of chapter 3
     assert _tree(roots) == _expected(pages)
 
