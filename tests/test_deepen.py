@@ -34,7 +34,8 @@ def _manual(path: Path, *, contents: bool, noise: bool = False) -> tuple[Path, d
     over body text (10 pt), a running head (12 pt bold) on every page; ``contents``: a printed contents
     page listing the chapters only; ``noise``: a bold word opening a paragraph, and a table whose bold
     header row is set like the sub-headings, in every chapter, a chart's title in a type of its own once,
-    a list's bold numbered step and a figure's label printed twice, set like the sub-headings. Returns the file and each chapter's page."""
+    a list's bold numbered step and a figure's label printed twice, set like the sub-headings. Returns the
+    file and each chapter's page."""
     w = Writer()
     w.heading("Program Manual", size=24)
     w.para("Prepared by the program office.")
