@@ -227,7 +227,7 @@ def test_a_long_section_returns_its_best_pages(store: Store) -> None:
     svg_page = node.start_page + 4
     result = navigate("Which command writes the drawing to the SVG format?", store, docs=["plotting-manual"],
                       max_pages=10)
-    zoomed = [p for p in result.passages if p.node_id == node.node_id]
+    zoomed = [p for p in result.passages if p.node_id == node.node_id and p.stop_reason is not StopReason.FIRST_STAGE]
     assert zoomed and all(p.best_pages and p.truncated for p in zoomed)
     assert any(p.start_page is not None and p.start_page <= svg_page <= (p.end_page or p.start_page) for p in zoomed)
     assert sum(p.pages for p in zoomed) <= 3 and "vectorize command" in "".join(p.text for p in zoomed)
@@ -243,6 +243,51 @@ def test_a_long_section_returns_its_best_pages(store: Store) -> None:
                      max_pages=3, zoom_pages=None)
     assert all(not p.best_pages for p in plain.passages)
     assert not any(p.node_id == node.node_id and (p.end_page or 0) >= svg_page for p in plain.passages)
+
+
+def test_pages_the_choices_leave_go_to_the_best_pages_of_the_documents_read(store: Store) -> None:
+    question = "Which command writes the drawing to the SVG format?"
+    result = navigate(question, store, docs=["plotting-manual"], max_pages=10)
+    chosen = [p for p in result.passages if p.stop_reason is not StopReason.FIRST_STAGE]
+    filled = [p for p in result.passages if p.stop_reason is StopReason.FIRST_STAGE]
+    assert chosen and filled and result.passages[: len(chosen)] == chosen  # the navigator's choices come first
+
+    def pages(passages: list[Any]) -> set[int]:
+        return {page for p in passages for page in range(p.start_page, p.end_page + 1)}
+
+    assert not pages(chosen) & pages(filled) and all(p.best_pages and p.text for p in filled)
+    view = TreeView(store.tree("plotting-manual"))
+    stage = FirstStage(question, {"plotting-manual": view})
+    scores = stage.page_scores("plotting-manual")
+    left = sorted((p for p in scores if p not in pages(chosen) and scores[p] > 0), key=lambda p: (-scores[p], p))
+    assert pages(filled) == set(left[: 10 - len(pages(chosen))])  # the best pages the choices left, each once
+    assert len(pages(result.passages)) == min(10, len(pages(chosen)) + len(left))
+    for p in filled:  # each in the deepest section holding it, recorded in the audit
+        assert p.node_id == view.node_for_page(p.start_page)
+        assert any(s.reason is StopReason.FIRST_STAGE and s.node_id == p.node_id for s in result.documents[0].stops)
+    # without a page budget, or with fill_pages off, only the navigator's choices come back
+    for kwargs in ({}, {"max_pages": 10, "fill_pages": False}):
+        plain = navigate(question, store, docs=["plotting-manual"], **kwargs)
+        assert [p.node_id for p in plain.passages if p.stop_reason is StopReason.FIRST_STAGE] == []
+    # a language model's choices come back as it made them, unless the query asks for the fill
+
+    class Model:
+        name = "model"
+        is_language_model = True
+
+        async def decide(self, request: StepRequest) -> Decision:
+            return Decision(read=(max(request.candidates, key=lambda c: c.text_score).node_id,), reasoning="best")
+
+        async def select_documents(self, request: Any) -> Any:
+            raise AssertionError("not expected")
+
+    for fill, expected in ((None, False), (True, True)):
+        picked = navigate(question, store, docs=["plotting-manual"], navigator=Model(), max_pages=10, fill_pages=fill)
+        assert any(p.stop_reason is StopReason.FIRST_STAGE for p in picked.passages) is expected
+    # a document cut off gives no pages either: over the manual and a filing, every page comes from the manual
+    across = navigate(question, store, docs=["plotting-manual", "acme-10k"], max_pages=10)
+    assert {p.doc_id for p in across.passages} == {"plotting-manual"}
+    assert any(p.stop_reason is StopReason.FIRST_STAGE for p in across.passages)
 
 
 def test_first_stage_seeds_the_walk_and_the_audit_records_them(store: Store) -> None:

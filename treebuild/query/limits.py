@@ -53,6 +53,11 @@ class Limits:
     # a chosen section longer than this (or than the pages left) returns its best pages (first-stage
     # BM25 of each page), that many, in page order, instead of its first pages; None: from its start
     zoom_pages: int | None = 3
+    # pages of ``max_pages`` the navigators' choices leave unspent go to the best pages (first-stage BM25 of
+    # each page) of the documents they read, not yet returned, as passages of the sections holding them
+    # (stop reason ``first_stage``); False: only what the navigators chose; None: True for a navigator that
+    # is not a language model (a model's choices come back as it made them). Nothing is added without max_pages
+    fill_pages: bool | None = None
     # first stage: the walk starts from the N nodes whose text matches best and their ancestors (as
     # ``seeds`` do) instead of the whole outline; None: the whole outline
     seed_nodes: int | None = None

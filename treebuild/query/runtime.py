@@ -474,6 +474,7 @@ def _passages(q: _Query, walks: list[tuple[DocumentNavigation, _Walk]], stage: F
     lim = q.limits
     chars_left = lim.max_context_chars
     pages_left = lim.max_pages
+    covered: set[tuple[str, int]] = set()
     out: list[Passage] = []
     for choice in _ranked_choices(q, walks, stage):
         record, view = choice.record, choice.walk.view
@@ -491,7 +492,71 @@ def _passages(q: _Query, walks: list[tuple[DocumentNavigation, _Walk]], stage: F
             out.append(passage)
             chars_left -= len(cut.text)
             if pages_left is not None and paged:
-                pages_left -= passage.pages
+                new = _pages_of(passage) - covered
+                pages_left -= len(new)  # a page two passages share (one ends, the next starts on it) is read once
+                covered |= new
+    fill = lim.fill_pages if lim.fill_pages is not None else not q.navigator.is_language_model
+    if fill and pages_left is not None and pages_left > 0 and chars_left > 0:
+        out.extend(_fill(q, walks, stage, out, pages_left, chars_left))
+    return out
+
+
+def _pages_of(p: Passage) -> set[tuple[str, int]]:
+    if p.start_page is None:
+        return set()
+    return {(p.doc_id, page) for page in range(p.start_page, (p.end_page or p.start_page) + 1)}
+
+
+def _fill(q: _Query, walks: list[tuple[DocumentNavigation, _Walk]], stage: FirstStage, taken: list[Passage],
+          pages_left: int, chars_left: int) -> list[Passage]:
+    """Passages for the pages the choices left of ``max_pages``: the best pages by first-stage page BM25
+    of each document a passage came from (so never of a document cut off), not yet returned, taken in
+    turn from each document (best document first), each in the deepest section holding it; consecutive
+    pages of one section are one passage."""
+    lim = q.limits
+    covered = {key for p in taken for key in _pages_of(p)}
+    order = list(dict.fromkeys(p.doc_id for p in taken if p.start_page is not None))
+    by_doc = {record.doc_id: walk for record, walk in walks}
+    ranked: dict[str, list[int]] = {}
+    for doc_id in order:
+        scores = stage.page_scores(doc_id)
+        ranked[doc_id] = [p for p in sorted(scores, key=lambda p: (-scores[p], p))
+                          if scores[p] > 0 and (doc_id, p) not in covered]
+    picked: dict[str, list[int]] = {}
+    for rank in range(max((len(r) for r in ranked.values()), default=0)):
+        for doc_id in order:
+            if rank < len(ranked[doc_id]) and pages_left > 0:
+                picked.setdefault(doc_id, []).append(ranked[doc_id][rank])
+                pages_left -= 1
+    out: list[Passage] = []
+    for doc_id in order:
+        walk = by_doc[doc_id]
+        view = walk.view
+        runs: list[tuple[str, list[int]]] = []
+        for page in sorted(picked.get(doc_id, [])):
+            node_id = view.node_for_page(page)
+            if node_id is None:
+                continue
+            if runs and runs[-1][0] == node_id and page == runs[-1][1][-1] + 1:
+                runs[-1][1].append(page)
+            else:
+                runs.append((node_id, [page]))
+        for node_id, pages in runs:
+            if chars_left <= 0:
+                break
+            node = view.nodes[node_id]
+            cut = cut_pages(view.tree, node, pages[0], pages[-1], max_chars=min(lim.max_passage_chars, chars_left))
+            if not cut.text.strip():
+                continue
+            detail = f"page(s) {pages[0]}-{pages[-1]}: best by first-stage page BM25, in budget the choices left"
+            walk.stop(node_id, StopReason.FIRST_STAGE, detail)
+            out.append(Passage(doc_id=doc_id, version=view.tree.version or 0, node_id=node_id, title=node.title,
+                               path=view.path(node_id), text=cut.text, start_page=cut.start_page,
+                               end_page=cut.end_page, start_label=cut.start_label, end_label=cut.end_label,
+                               node_end_page=node.end_page, truncated=cut.truncated,
+                               stop_reason=StopReason.FIRST_STAGE, score=stage.node_scores[doc_id].get(node_id, 0.0),
+                               best_pages=True))
+            chars_left -= len(cut.text)
     return out
 
 

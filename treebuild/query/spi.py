@@ -90,6 +90,7 @@ class StopReason(StrEnum):
     ERROR = "error"  # the navigator raised
     CANCELLED = "cancelled"  # the caller cancelled the query
     CUT_OFF = "cut_off"  # the document matched the question far less than the best document of the query
+    FIRST_STAGE = "first_stage"  # not a navigator's choice: a best page by page BM25, in budget the walk left
 
 
 @dataclass(frozen=True, slots=True)
