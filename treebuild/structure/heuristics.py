@@ -106,6 +106,9 @@ class Heuristics:
     centred_rows: int = 30
     """... or their left and right edges added differ by less than this (middles within 15 points: the
     rows of a centred title)."""
+    bullet_gap: float = 3.0
+    """A bullet printed as a line of its own opens the row right of it on its baseline when at most this
+    many of the row's type sizes left of it (a list's hanging indent is about 1.5-2.5)."""
     wrap_pitch: float = 1.5
     """A heading's row that sits in a block of its own goes on the title above only this many of the
     title's type sizes below the row above, top to top: a wrapped line's leading (single spacing is

@@ -13,7 +13,7 @@ from ...text.numbering import NUM_TOKEN, NUMBER_ONLY, Numbering, is_label, parse
 from ...text.patterns import CONTENTS_WORD
 from ..heuristics import HEURISTICS as H
 from ..toc.detect import listing_title
-from .filters import clean_title, heading_text, in_table, runs_on, text_beside
+from .filters import bulleted, clean_title, heading_text, in_table, runs_on, text_beside
 from .model import Body, Heading, Row, StyleKey, TitleBlock
 from .rows import all_caps, lead_label, same_style, wraps
 
@@ -294,7 +294,8 @@ def _starts_label(row: Row, text: str, body: Body, nxt: Row | None) -> bool:
 def _accepted(run: _Run, numbering: Numbering | None, lines: list[Line], skip: set[int], body: Body) -> bool:
     """The run is a heading: it stands out (``_stands_out``) and starts its block; it is short enough
     (``Heuristics.max_rows``, one row more in a display size) and reads as a title; it is not an
-    italic phrase at about the body size, nor a table's row or label, nor a name running on into text."""
+    italic phrase at about the body size, nor a table's row or label, nor a list item's lead-in, nor a
+    name running on into text."""
     row = run.rows[0]
     if not (_stands_out(run, numbering, body) and run.starts_block):
         return False
@@ -304,7 +305,7 @@ def _accepted(run: _Run, numbering: Numbering | None, lines: list[Line], skip: s
     if row.italic and not row.bold and row.size <= body.size * H.italic_heading:
         return False
     return not text_beside(run.rows, lines, skip) and not runs_on(run.rows, run.nxt) \
-        and not in_table(run.rows, run.prev, run.nxt, lines, body)
+        and not in_table(run.rows, run.prev, run.nxt, lines, body) and not bulleted(run.rows, lines, skip)
 
 
 def _stands_out(run: _Run, numbering: Numbering | None, body: Body) -> bool:

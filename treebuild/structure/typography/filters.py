@@ -39,6 +39,11 @@ angle brackets, ``key=value`` or an e-mail address. Manuals set thousands of the
 that merely names ``{aligned}`` or ``Function add()`` stays."""
 _ELEMENT = re.compile(r"^<[A-Za-z_][\w.\-]*(?::[\w.\-]+)?>$")
 """One XML element's tag, ``<manifest:file-entry>``: a schema's specification titles a section with it."""
+BULLETS = frozenset("•●▪◦■□➢►‣⁃∙·*–—-")
+"""Glyphs that open a list item."""
+_SYMBOL_FONT = ("\uf000", "\uf0ff")
+"""Private-use code points where a symbol font's glyphs land (Symbol's and Wingdings' bullets: U+F0B7,
+U+F0A7, U+F0D8)."""
 _WORD = re.compile(r"[^\W\d_]{3,}")
 """A heading holds at least one word of three letters (not display maths such as ``X Y``)."""
 
@@ -147,11 +152,38 @@ def heading_text(text: str, scale: float = 1.0) -> bool:
         return False
     if not _WORD.search(text) or code_like(text):
         return False
-    if is_page_number(text) or (text[0] in "•●▪◦*–—-" and len(words) > 1):
+    if is_page_number(text) or (len(words) > 1 and list_glyph(words[0])):
         return False
     if _CAPTION.match(text) or _DATE_TEXT.match(text) or LEADER_TAIL.search(text) or CONTINUED.search(text):
         return False
     return True
+
+
+def list_glyph(token: str) -> bool:
+    """``token`` is a list item's glyph: a bullet or a dash, a symbol font's glyph, or ``o`` (a second-level
+    bullet set in a text face)."""
+    if not token:
+        return False
+    if token == "o" or _SYMBOL_FONT[0] <= token[0] <= _SYMBOL_FONT[1]:
+        return True
+    return token[0] in BULLETS and (len(token) == 1 or token[0] == "•")
+
+
+def bulleted(run: list[Row], lines: list[Line], skip: set[int]) -> bool:
+    """The run is a list item's text: its row opens with a bullet (``• Centralization of ...``), or a bullet
+    printed as a line of its own sits just left of it on its baseline (the typesetter set the glyph apart).
+    A bold lead-in opening a bullet is no section title."""
+    row = run[0]
+    if list_glyph(row.text.split(maxsplit=1)[0] if row.text.split() else ""):
+        return True
+    own = set(row.members)
+    for j, line in enumerate(lines):
+        if j in skip or j in own or not list_glyph(line.text.strip()) or len(line.text.strip()) > 1:
+            continue
+        if line.x1 <= row.x0 + 1 and row.x0 - line.x1 < H.bullet_gap * row.size \
+                and abs(line.y0 + line.y1 - row.y0 - row.y1) < max(row.size, 1.0):  # middles within half a size
+            return True
+    return False
 
 
 def clean_title(text: str) -> str:
