@@ -124,13 +124,16 @@ def wraps(first: Row, above: Row, row: Row) -> bool:
     """``row``, right under ``above``, goes on the title whose first row is ``first`` (the layout
     alone; what the words say is the caller's): in its type, at the title's line spacing (close under
     the row above; from a block of its own, no further below it than a wrapped line's leading, since
-    two titles stacked are a paragraph's gap apart), and in its block, or starting at its left edge,
-    hanging under the words after its label (``2.`` / ``Strategic Goal 6:``) or centred like it."""
+    two titles stacked flush left are a paragraph's gap apart, where a centred title block may set its
+    lines apart: ``INTEL CORPORATION`` / ``2006 EQUITY INCENTIVE PLAN`` / ``RESTRICTED STOCK UNIT
+    AGREEMENT``), and in its block, or starting at its left edge, hanging under the words after its label
+    (``2.`` / ``Strategic Goal 6:``) or centred like it."""
     if not same_style(row, first) or row.y0 - above.y1 >= H.run_gap * first.size:
         return False
-    if row.block != above.block and row.y0 - above.y0 > H.wrap_pitch * first.size:
+    centred = abs(row.x0 + row.x1 - first.x0 - first.x1) < H.centred_rows and abs(row.x0 - first.x0) > H.hang_left
+    if row.block != above.block and row.y0 - above.y0 > H.wrap_pitch * first.size and not centred:
         return False
-    if row.block == first.block or abs(row.x0 + row.x1 - first.x0 - first.x1) < H.centred_rows:
+    if row.block == first.block or centred or abs(row.x0 + row.x1 - first.x0 - first.x1) < H.centred_rows:
         return True
     hang = max(float(H.hang_right), label_indent(first) + H.label_hang)
     return -H.hang_left <= row.x0 - first.x0 <= hang
