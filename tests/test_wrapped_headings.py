@@ -156,3 +156,33 @@ def test_a_contents_title_wrapped_under_the_row_with_its_page_is_one_entry(tmp_p
     assert not any(t.startswith("Purchases of Equity") for t in titles)
     assert "Item 6. Selected Financial Data" in titles
     assert not any("Data Consolidated Financial Statements" in t for t in titles)
+
+
+def _centred(w: Writer, rows: list[tuple[str, float]], size: float = 10.0) -> None:
+    """Centred bold rows, each ``gap`` type sizes below the one above (top to top)."""
+    assert w.page is not None
+    for text, gap in rows:
+        w.y += size * gap
+        width = pymupdf.get_text_length(text, fontname="hebo", fontsize=size)
+        w.page.insert_text(((612 - width) / 2, w.y), text, fontsize=size, fontname="hebo")
+    w.y += 8
+    w.paras(2)
+
+
+def test_a_centred_title_block_is_one_heading_with_its_qualifier_and_its_spaced_lines(tmp_path: Path) -> None:
+    """Centred bold title blocks in capitals: ``NOTES TO CONSOLIDATED FINANCIAL STATEMENTS`` with ``(unaudited)``
+    under it is one heading (the qualifier no section of its own, dropped from the title); an exhibit's
+    title whose lines a paragraph's gap apart (``2006 EQUITY INCENTIVE PLAN`` / ``RESTRICTED STOCK UNIT
+    AGREEMENT``) stays one title, as centred title blocks set them."""
+    w = Writer(header="Example Corp Form 10-Q")
+    w.heading("Item 1. Financial Statements", size=12)
+    w.paras(2)
+    w.new_page()
+    _centred(w, [("NOTES TO CONSOLIDATED FINANCIAL STATEMENTS", 1.0), ("(unaudited)", 1.2)])
+    w.new_page()
+    _centred(w, [("EXAMPLE CORPORATION", 1.0), ("2006 EQUITY INCENTIVE PLAN", 1.1),
+                 ("RESTRICTED STOCK UNIT AGREEMENT", 2.0)])
+    titles = _titles(w.save(tmp_path / "blocks.pdf"))
+    assert "NOTES TO CONSOLIDATED FINANCIAL STATEMENTS" in titles
+    assert "(unaudited)" not in titles
+    assert "EXAMPLE CORPORATION 2006 EQUITY INCENTIVE PLAN RESTRICTED STOCK UNIT AGREEMENT" in titles

@@ -13,7 +13,7 @@ from ...text.numbering import NUM_TOKEN, NUMBER_ONLY, Numbering, is_label, parse
 from ...text.patterns import CONTENTS_WORD
 from ..heuristics import HEURISTICS as H
 from ..toc.detect import listing_title
-from .filters import bulleted, clean_title, heading_text, in_table, runs_on, text_beside
+from .filters import bulleted, clean_title, heading_text, in_table, qualifier_row, runs_on, text_beside
 from .model import Body, Heading, Row, StyleKey, TitleBlock
 from .rows import all_caps, lead_label, same_style, wraps
 
@@ -249,13 +249,15 @@ def _run_end(rows: list[Row], i: int, lines: list[Line], toc_page: bool) -> int:
 def _continues(first: Row, above: Row, row: Row, lines: list[Line], toc_page: bool) -> bool:
     """``row`` (under ``above``) goes on the run that ``first`` opens: its type, at line spacing, in its
     block or under it (a hanging indent, or centred like it); not a numbered or labelled row (``Strategic
-    Goal 6: ...`` under ``Strategic Goal 5: ...``), a label, a date, a
-    run-in head, a small-letter row under capitals, nor a contents listing's title on a TOC page."""
+    Goal 6: ...`` under ``Strategic Goal 5: ...``), a label, a date, a run-in head, a small-letter row
+    under capitals (unless it only qualifies the title: ``(unaudited)``), nor a contents listing's title
+    on a TOC page."""
     if not wraps(first, above, row):
         return False
     if parse_numbering(row.text) is not None or is_label(row.text) or lead_label(row.text):
         return False
-    if (all_caps(first.text) and not all_caps(row.text)) or _DATE_ONLY.match(row.text) or lines[row.first].lead:
+    if (all_caps(first.text) and not all_caps(row.text) and not qualifier_row(row.text)) \
+            or _DATE_ONLY.match(row.text) or lines[row.first].lead:
         return False
     return not (toc_page and (listing_title(row.text) or listing_title(first.text)))
 

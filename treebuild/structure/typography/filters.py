@@ -186,6 +186,13 @@ def bulleted(run: list[Row], lines: list[Line], skip: set[int]) -> bool:
     return False
 
 
+def qualifier_row(text: str) -> bool:
+    """A row that only qualifies the title above it: ``(unaudited)``, ``(in millions, except per share
+    data)``; it goes on that title (``clean_title`` then drops it), whatever its case."""
+    m = _QUALIFIER.match(text)
+    return m is not None and m.end() == len(text)
+
+
 def clean_title(text: str) -> str:
     """A heading's title without glued footnote markers and a trailing qualifier (never emptied)."""
     out = _QUALIFIER.sub("", _FOOTNOTE.sub("", text)).strip()
