@@ -250,14 +250,12 @@ def _continues(first: Row, above: Row, row: Row, lines: list[Line], toc_page: bo
     """``row`` (under ``above``) goes on the run that ``first`` opens: its type, at line spacing, in its
     block or under it (a hanging indent, or centred like it); not a numbered or labelled row (``Strategic
     Goal 6: ...`` under ``Strategic Goal 5: ...``), a label, a date, a run-in head, a small-letter row
-    under capitals (unless it only qualifies the title: ``(unaudited)``), nor a contents listing's title
-    on a TOC page."""
+    under capitals, nor a contents listing's title on a TOC page."""
     if not wraps(first, above, row):
         return False
     if parse_numbering(row.text) is not None or is_label(row.text) or lead_label(row.text):
         return False
-    if (all_caps(first.text) and not all_caps(row.text) and not qualifier_row(row.text)) \
-            or _DATE_ONLY.match(row.text) or lines[row.first].lead:
+    if (all_caps(first.text) and not all_caps(row.text)) or _DATE_ONLY.match(row.text) or lines[row.first].lead:
         return False
     return not (toc_page and (listing_title(row.text) or listing_title(first.text)))
 
@@ -295,12 +293,15 @@ def _starts_label(row: Row, text: str, body: Body, nxt: Row | None) -> bool:
 
 def _accepted(run: _Run, numbering: Numbering | None, lines: list[Line], skip: set[int], body: Body) -> bool:
     """The run is a heading: it stands out (``_stands_out``) and starts its block; it is short enough
-    (``Heuristics.max_rows``, one row more in a display size) and reads as a title; it is not an
+    (``Heuristics.max_rows``, one row more in a display size) and reads as a title, not only a title's
+    qualifier (``(unaudited)``); it is not an
     italic phrase at about the body size, nor a table's row or label, nor a list item's lead-in, nor a
     name running on into text."""
     row = run.rows[0]
     if not (_stands_out(run, numbering, body) and run.starts_block):
         return False
+    if qualifier_row(run.text):
+        return False  # ``(unaudited)`` under a statement's or the notes' title qualifies it, names nothing
     max_rows = H.max_rows + (1 if row.size > body.size * H.display_size else 0)
     if len(run.title_rows) > max_rows or not heading_text(run.text, row.size / body.size):
         return False

@@ -188,7 +188,7 @@ def bulleted(run: list[Row], lines: list[Line], skip: set[int]) -> bool:
 
 def qualifier_row(text: str) -> bool:
     """A row that only qualifies the title above it: ``(unaudited)``, ``(in millions, except per share
-    data)``; it goes on that title (``clean_title`` then drops it), whatever its case."""
+    data)``; no heading of its own (``clean_title`` drops it from a title's end)."""
     m = _QUALIFIER.match(text)
     return m is not None and m.end() == len(text)
 
