@@ -65,7 +65,7 @@ class Result:
     pages: int
 
 
-def _covering(nodes: list[Node], page: int) -> str:
+def covering(nodes: list[Node], page: int) -> str:
     """The deepest node whose pages hold ``page`` (for a miss: where the statement sits)."""
     best: Node | None = None
     for n in nodes:
@@ -89,17 +89,22 @@ def evaluate(path: Path, statements: list[dict[str, object]], ignore_outline: bo
             hits.append(f"    found  p{page:<4} {kind:21} {named[0].title!r}")
         else:
             others = ", ".join(repr(n.title) for n in starting) or "no node starts there"
-            misses.append(f"    MISSED p{page:<4} {kind:21} {others}; {_covering(nodes, page)}")
+            misses.append(f"    MISSED p{page:<4} {kind:21} {others}; {covering(nodes, page)}")
     return Result(found, len(statements), misses, hits, seconds, len(tree.doc.units))
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--labels", type=Path, default=LABELS)
+def label_args(doc: str | None, labels: Path, verbose: str, argv: list[str] | None) -> argparse.Namespace:
+    """The options of a benchmark over a hand-labelled file (``--labels``, ``--corpus``, ``--only``, ``-v``)."""
+    ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--labels", type=Path, default=labels)
     ap.add_argument("--corpus", type=Path, default=CORPUS, help="the folder the labels' paths are relative to")
     ap.add_argument("--only", default=None, help="only files whose path contains this")
-    ap.add_argument("-v", "--verbose", action="store_true", help="print each statement's node or what covers its page")
-    args = ap.parse_args(argv)
+    ap.add_argument("-v", "--verbose", action="store_true", help=verbose)
+    return ap.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = label_args(__doc__, LABELS, "print each statement's node or what covers its page", argv)
     filings = json.loads(args.labels.read_text())["filings"]
     filings = [f for f in filings if args.only is None or args.only in f["file"]]
     totals = {False: [0, 0], True: [0, 0]}

@@ -19,6 +19,8 @@ _MONO = ("mono", "courier", "cmtt", "consol", "menlo", "sfmono", "lmmono", "anon
 """Monospace font families by name (code listings; MuPDF's own monospace flag is not read)."""
 _ITALIC = ("italic", "oblique", "cmti", "cmsl", "-it", "lmroman10-italic")
 """Italic and slanted faces by name (TeX's ``cmti`` and ``cmsl`` among them)."""
+_OBL = re.compile(r"(?:-|bold)obl$")
+"""An oblique face abbreviated at the name's end (``HelveticaLTStd-Obl``, ``...-BoldObl``)."""
 
 
 @functools.lru_cache(maxsize=FONT_CACHE)
@@ -30,9 +32,9 @@ def mono_font(name: str) -> bool:
 
 @functools.lru_cache(maxsize=FONT_CACHE)
 def italic_font(name: str) -> bool:
-    """An italic or slanted face by its name (``...-Italic``, ``...Oblique``, ``CMTI10``)."""
+    """An italic or slanted face by its name (``...-Italic``, ``...Oblique``, ``HelveticaLTStd-Obl``, ``CMTI10``)."""
     f = name.casefold()
-    return any(m in f for m in _ITALIC)
+    return any(m in f for m in _ITALIC) or bool(_OBL.search(f))
 
 
 @functools.lru_cache(maxsize=FONT_CACHE)

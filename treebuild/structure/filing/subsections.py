@@ -40,7 +40,7 @@ from ..heuristics import HEURISTICS as H
 from ..typography.headings import Heading, StyleKey
 from .statements import NOTES_TO, is_note
 
-__all__ = ["ranked_by_look", "always_read", "walked_through", "back_pages", "note_heads"]
+__all__ = ["ranked_by_look", "always_read", "walked_through", "back_pages", "note_heads", "is_mda"]
 
 _MDA = re.compile(r"management\W{0,3}s\s+discussion\s+and\s+analysis", re.IGNORECASE)
 """MD&A's Item title (Item 7 of a 10-K, Item 2 of a 10-Q); the printed abbreviation counts too."""
@@ -176,6 +176,11 @@ def _under(order: list[Mark], idx: int, section: Callable[[str], bool]) -> bool:
 
 def _mda(title: str) -> bool:
     return bool(_MDA.search(title) or _MDA_SHORT.search(title))
+
+
+def is_mda(order: list[Mark], idx: int) -> bool:
+    """Whether mark ``idx`` is Management's Discussion and Analysis (Item 7, Item 2 of a 10-Q)."""
+    return _mda(order[idx].title)
 
 
 def back_pages(marks: list[Mark], headings: list[Heading], closing: re.Pattern[str]) -> list[Mark]:
