@@ -107,7 +107,7 @@ def main(argv: list[str] | None = None) -> int:
     print()
     print(f"{'group':30} {'segments used':>13} {'ignored':>8} {'notes used':>11} {'ignored':>8}")
     names = list(dict.fromkeys(g for g, _, _ in groups))
-    for grp in sorted(names, key=lambda g: (g == "all", g.split()[0], "(all)" in g, g)):
+    for grp in sorted(names, key=lambda g: (g == "all", g.split()[0] != "tune", "(all)" in g, g)):
         cells = [groups.get((grp, what, ignore), Tally()) for what in ("segments", "notes") for ignore in (False, True)]
         widths = (13, 8, 11, 8)
         print(f"{grp:30} " + " ".join(f"{c.found}/{c.expected}".rjust(w) for c, w in zip(cells, widths, strict=True)))

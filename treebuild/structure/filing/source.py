@@ -24,6 +24,7 @@ from .items import (
     split_part_items,
 )
 from .segments import segment_heads
+from .statements import notes_from_lines
 from .subsections import always_read, back_pages, is_mda, note_heads, ranked_by_look, walked_through
 from .tail import restructure_filing
 from .title_block import statement_title_block
@@ -84,14 +85,15 @@ class FilingProposal(Proposal):
         return nest([], headings, top_rank_only=True, closing=END_TITLES)
 
     def refine(self, doc: SourceDoc, layout: Layout, marks: list[Mark]) -> list[Mark]:
-        """The statements inside their Item and the tail after the last Item laid out, the notes'
-        sub-sections (``note_heads``) and MD&A's segments (``segment_heads``)."""
+        """The statements inside their Item and the tail after the last Item laid out, numbered notes
+        the headings missed (``notes_from_lines``), the notes' sub-sections (``note_heads``) and MD&A's
+        segments (``segment_heads``)."""
         scan = layout.scan()
         marks = restructure_filing(doc, marks, self.sec, scan) if self.sec else marks
         if not self.claims:
             return marks
         headings = self.own_headings(scan.major())
-        marks = note_heads(marks, headings, self.body_size)
+        marks = note_heads(notes_from_lines(doc, marks, scan.furniture), headings, self.body_size)
         return segment_heads(doc, marks, self.own_headings(scan.headings), is_mda, scan.furniture, self.body_size)
 
 

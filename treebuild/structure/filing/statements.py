@@ -27,7 +27,8 @@ from ..typography.headings import HEADING_CONFIDENCE, NUMBERED_CONFIDENCE, Headi
 from .patterns import COMPANY, STATEMENT_TITLE
 
 __all__ = ["StatementsIndex", "find_statements_index", "statement_marks", "statements_start", "nest_notes",
-           "item_children", "is_note", "NOTES_TO", "statement_title", "printed_once", "STATEMENTS_TITLE"]
+           "item_children", "is_note", "NOTES_TO", "statement_title", "printed_once", "STATEMENTS_TITLE",
+           "notes_from_lines"]
 
 STATEMENTS_TITLE = "Financial Statements"
 TOP_CHARS = 250
@@ -290,4 +291,53 @@ def nest_notes(marks: list[Mark]) -> list[Mark]:
         if shifting:
             m = Mark(m.title, m.level + 1, m.pos, m.origin, m.confidence)
         out.append(m)
+    return out
+
+
+NOTE_SERIES = 2
+"""Numbered notes read from the lines only when they print a series (``Note 1``, ``Note 2`` ...)."""
+NOTE_TITLE_WORDS = 20
+"""A note's title line holds at most this many words (a sentence naming ``Note 3`` is longer)."""
+_LIST_LABEL = re.compile(r"^\(?[a-z]\)\s*")  # "f) Notes to Financial Statements": a contents' list label
+_NOTE_SEPARATOR = re.compile(r"\s*[—–:.-]")  # "NOTE 1 — ACCOUNTING POLICIES", not "Note 3 describes ..."
+
+
+def notes_from_lines(doc: SourceDoc, marks: list[Mark], furniture: set[tuple[int, int]]) -> list[Mark]:
+    """``marks`` plus the numbered notes of a ``Notes to ... Financial Statements`` section that holds
+    none, read from its lines: a line opening its block with ``Note N`` (the form's own word, not a bare
+    number), a title after the number and no sentence, the numbers rising one by one from ``Note 1``, at
+    least ``NOTE_SERIES`` of them, the number set off from the title by a dash, colon or stop. A 10-Q prints its notes' titles in the body's type (``NOTE 1 —
+    ACCOUNTING POLICIES`` in plain capitals) or smaller than the filing's text (8 points, bold, under a
+    9-point exhibit), which the heading scan does not read as headings. ``See Note 3`` inside a
+    paragraph does not open a line; a line that does (``Note 3 describes ...``) reads as a sentence or
+    breaks the series."""
+    order = sorted(marks, key=lambda m: m.pos)
+    added: list[Mark] = []
+    for i, m in enumerate(order):
+        if not NOTES_TO.match(_LIST_LABEL.sub("", m.title)):
+            continue
+        end = next((e.pos for e in order[i + 1:] if e.level <= m.level), Pos(1 << 30, 0))
+        if any(is_note(e.title) for e in order[i + 1:] if e.pos < end):
+            continue
+        found = _note_lines(doc, m.pos, end, furniture)
+        if len(found) >= NOTE_SERIES:
+            added += [Mark(t, m.level + 1, pos, Origin.numbering, NUMBERED_CONFIDENCE) for t, pos in found]
+    return sorted(order + added, key=lambda m: m.pos) if added else marks
+
+
+def _note_lines(doc: SourceDoc, start: Pos, end: Pos, furniture: set[tuple[int, int]]) -> list[tuple[str, Pos]]:
+    out: list[tuple[str, Pos]] = []
+    for u in range(start.unit, min(end.unit + 1, len(doc.units))):
+        lines = doc.lines(u)
+        for j, ln in enumerate(lines):
+            pos = Pos(u, ln.char)
+            if not (start < pos < end) or (u, j) in furniture or (j > 0 and lines[j - 1].block == ln.block):
+                continue
+            title = squash_spaces(ln.text)
+            n = parse_numbering(title)
+            if n is None or n.kind != "note" or not n.rest or len(title.split()) > NOTE_TITLE_WORDS \
+                    or title.endswith(".") or not _NOTE_SEPARATOR.match(title[len(n.label):]) \
+                    or _note_number(title) != len(out) + 1:
+                continue
+            out.append((title, pos))
     return out
