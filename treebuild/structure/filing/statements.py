@@ -305,12 +305,12 @@ _NOTE_SEPARATOR = re.compile(r"\s*[—–:.-]")  # "NOTE 1 — ACCOUNTING POLICI
 def notes_from_lines(doc: SourceDoc, marks: list[Mark], furniture: set[tuple[int, int]]) -> list[Mark]:
     """``marks`` plus the numbered notes of a ``Notes to ... Financial Statements`` section that holds
     none, read from its lines: a line opening its block with ``Note N`` (the form's own word, not a bare
-    number), a title after the number and no sentence, the numbers rising one by one from ``Note 1``, at
-    least ``NOTE_SERIES`` of them, the number set off from the title by a dash, colon or stop. A 10-Q prints its notes' titles in the body's type (``NOTE 1 —
-    ACCOUNTING POLICIES`` in plain capitals) or smaller than the filing's text (8 points, bold, under a
-    9-point exhibit), which the heading scan does not read as headings. ``See Note 3`` inside a
-    paragraph does not open a line; a line that does (``Note 3 describes ...``) reads as a sentence or
-    breaks the series."""
+    number), the number set off from the title by a dash, colon or stop, a title and no sentence, the
+    numbers rising one by one from ``Note 1``, at least ``NOTE_SERIES`` of them. A 10-Q prints its
+    notes' titles in the body's type (``NOTE 1 — ACCOUNTING POLICIES`` in plain capitals) or smaller
+    than the filing's text (8 points, bold, under a 9-point exhibit), which the heading scan does not
+    read as headings. ``See Note 3`` inside a paragraph does not open a line; a line that does
+    (``Note 3 describes ...``) has no dash after the number, or breaks the series."""
     order = sorted(marks, key=lambda m: m.pos)
     added: list[Mark] = []
     for i, m in enumerate(order):
