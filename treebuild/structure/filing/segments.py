@@ -34,6 +34,9 @@ __all__ = ["segment_names", "segment_heads"]
 
 SEGMENT_HEAD_WORDS = 8
 """A segment's head is a name: at most this many words (``Hemlock and Emerging Growth Businesses``)."""
+LEAF_PAGES = 10
+"""A section of more pages than this with no sub-sections is divided at all its headings by the build
+(``BuildSettings.max_node_pages``' default): its segments come with its other headings."""
 LIST_CHARS = 250
 """A sentence listing the segments names them within this many characters after ``segments``."""
 _SEGMENTS_WORD = re.compile(r" segments?\b")
@@ -109,9 +112,10 @@ def _alone(line: Line, lines: list[Line]) -> bool:
 
 def segment_heads(doc: SourceDoc, marks: list[Mark], headings: list[Heading],
                   inside: Callable[[list[Mark], int], bool], furniture: set[tuple[int, int]],
-                  body_size: float) -> list[Mark]:
+                  body_size: float, within: Callable[[Pos, Pos], list[Mark]] | None = None) -> list[Mark]:
     """``marks`` plus a section for each segment's head inside the sections ``inside`` accepts (MD&A),
-    and the heads that close the last segment's section (``_closing``)."""
+    and the heads that close the last segment's section (``_closing``), or, in a long section that had
+    no sub-sections, all its headings (``within``: ``_divided_leaf``)."""
     if body_size <= 0 or not marks:
         return marks
     order = sorted(marks, key=lambda m: m.pos)
@@ -130,7 +134,29 @@ def segment_heads(doc: SourceDoc, marks: list[Mark], headings: list[Heading],
                 looks[pos] = ln
     if not added:
         return marks
-    return sorted(order + added + _closing(order, added, looks, headings), key=lambda m: m.pos)
+    extra = _divided_leaf(order, added, within) if within is not None else []
+    return sorted(order + added + extra + _closing(order, added + extra, looks, headings), key=lambda m: m.pos)
+
+
+def _divided_leaf(order: list[Mark], added: list[Mark], within: Callable[[Pos, Pos], list[Mark]]) -> list[Mark]:
+    """The headings of a section longer than ``LEAF_PAGES`` that held no sub-section before its
+    segments were found, at the segments' level: such a section is divided at every heading inside it
+    when the tree is built (``subdivide``), and its segments' sections would stop that (MD&A's
+    ``Overview`` and ``Consolidated Results of Operations`` before the first segment used to be lost)."""
+    out: list[Mark] = []
+    starts = {m.pos for m in order} | {m.pos for m in added}
+    for i, parent in enumerate(order):
+        end = _end(order, i)
+        mine = [m for m in added if parent.pos < m.pos < end]
+        if not mine or any(parent.pos < m.pos < end for m in order[i + 1:i + 2]) \
+                or end.unit - parent.pos.unit <= LEAF_PAGES:
+            continue
+        key = normalize_title(parent.title)
+        for h in within(parent.pos, end):
+            if h.pos not in starts and normalize_title(h.title) != key:
+                out.append(Mark(h.title, mine[0].level, h.pos, h.origin, h.confidence))
+                starts.add(h.pos)
+    return out
 
 
 def _heads(doc: SourceDoc, start: Pos, end: Pos, furniture: set[tuple[int, int]], body_size: float,

@@ -94,7 +94,8 @@ class FilingProposal(Proposal):
             return marks
         headings = self.own_headings(scan.major())
         marks = note_heads(notes_from_lines(doc, marks, scan.furniture), headings, self.body_size)
-        return segment_heads(doc, marks, self.own_headings(scan.headings), is_mda, scan.furniture, self.body_size)
+        return segment_heads(doc, marks, self.own_headings(scan.headings), is_mda, scan.furniture, self.body_size,
+                             layout.headings_within)
 
 
 class FilingSource:
