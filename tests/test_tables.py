@@ -219,6 +219,25 @@ def test_store_keeps_tables_and_the_tables_view_reads_them(tmp_path: Path) -> No
     assert store.sql("SELECT count(*) AS n FROM grids").to_pylist() == [{"n": 0}]
 
 
+def test_cells_with_unbalanced_brackets_leave_every_tree_of_the_store_readable(tmp_path: Path) -> None:
+    """A cell holding "])" or "]" (a footnote mark, a cut-off formula) was kept by DuckLake as text in the catalog,
+    which failed to cast back to a list of lists: after that one commit no tree of the store could be read."""
+    store = Store(tmp_path / "store")
+    cells = {"plain": [["", "2023"], ["Cash", "10"]], "brackets": [["", "2023 [a]"], ["Cash", "10])"], ["Debt", "]"]]}
+    for name, grid in cells.items():
+        d = docx.Document()
+        d.add_heading("Statements", level=1)
+        table = d.add_table(rows=len(grid), cols=2)
+        for r, row in enumerate(grid):
+            for c, value in enumerate(row):
+                table.cell(r, c).text = value
+        ingest(_save(d, tmp_path / f"{name}.docx"), store)
+    for name, grid in cells.items():
+        [t] = store.tree(name).doc.tables
+        assert [list(r) for r in t.rows] == grid
+    assert store.sql("SELECT count(*) AS n FROM latest_tables").to_pylist() == [{"n": 2}]
+
+
 def test_a_store_from_before_tables_opens_read_only_and_gains_them_on_write(tmp_path: Path) -> None:
     md = tmp_path / "plain.md"
     md.write_text("# A\n\ntext\n", encoding="utf-8")

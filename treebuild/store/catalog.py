@@ -12,6 +12,7 @@ cast it back), so the optional version parameter defaults to ``0``: ``v`` omitte
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import duckdb
@@ -23,9 +24,16 @@ if TYPE_CHECKING:
 
 __all__ = ["view_sql", "table_sql", "CATALOG_FORMAT", "install", "catalog_format"]
 
-CATALOG_FORMAT = "5"  # bump when tables, views or macros change, so a writer re-creates them on open
+CATALOG_FORMAT = "6"  # bump when tables, views, macros or table options change, so a writer re-creates them on open
 # 4: the `grids` table and the `tables` / `latest_tables` views (a store of format 3 gains them when a writer opens it)
 # 5: the `findings` column of `trees` (a store of an earlier format gains it, NULL for its rows, on a writer's open)
+# 6: `grids` rows are never inlined in the catalog (NOT_INLINED)
+
+# Tables whose rows always go to Parquet files, never inlined in the catalog. DuckLake 1.5.5 keeps inlined rows as
+# text and casts them back on every read; a nested list (`grids.header`, `grids.rows`: VARCHAR[][]) whose cell holds
+# an unbalanced "]" (a table cell "])" or "]") fails that cast, and then every read of the table fails, for every
+# document in the store. Parquet keeps the cells as they are.
+NOT_INLINED = ("grids",)
 
 # Per-document reads prune data files by their doc_id statistics; sorting merged files keeps that true
 # after `treebuild compact` (files cover disjoint doc_id ranges).
@@ -135,15 +143,27 @@ def catalog_format(con: duckdb.DuckDBPyConnection) -> str | None:
 
 
 def install(con: duckdb.DuckDBPyConnection) -> None:
-    """Create the tables (if missing) and (re)define views and macros, in one transaction."""
+    """Create the tables (if missing) and their columns added since, set their options, then (re)define views and
+    macros. Tables and views go in two transactions because DuckLake sets no option on a table created in the
+    same transaction; the catalog format (``store_info``, a view) is written last, so a writer that stops half
+    way leaves an older format behind and the next writer's open runs all of it again."""
+    _transaction(con, [table_sql(), lambda: added_columns_sql(con)])
+    lake = con.execute("SELECT current_database()").fetchone()
+    for name in NOT_INLINED:
+        con.execute(f"CALL {lake[0] if lake else ''}.set_option('data_inlining_row_limit', 0, table_name => ?)",
+                    [name])
+    _transaction(con, [*(f"ALTER TABLE {name} SET SORTED BY ({keys})" for name, keys in SORT_KEYS.items()),
+                       view_sql()])
+
+
+def _transaction(con: duckdb.DuckDBPyConnection, steps: list[str | Callable[[], list[str]]]) -> None:
+    """Run ``steps`` in one transaction: a statement, or a function giving statements from what the ones before
+    made."""
     con.execute("BEGIN")
     try:
-        con.execute(table_sql())
-        for statement in added_columns_sql(con):
-            con.execute(statement)
-        for name, keys in SORT_KEYS.items():
-            con.execute(f"ALTER TABLE {name} SET SORTED BY ({keys})")
-        con.execute(view_sql())
+        for step in steps:
+            for statement in [step] if isinstance(step, str) else step():
+                con.execute(statement)
         con.execute("COMMIT")
     except BaseException:
         con.execute("ROLLBACK")
