@@ -1,5 +1,6 @@
 -- Tables, views and macros of the store's DuckLake catalog, generated from treebuild/store/catalog.py.
 -- Regenerate: python -c "from treebuild.store.catalog import table_sql, view_sql; print(table_sql()); print(view_sql())"
+-- After the tables exist (catalog.NOT_INLINED): CALL <catalog>.set_option('data_inlining_row_limit', 0, table_name => 'grids');
 
 CREATE TABLE IF NOT EXISTS trees (
   doc_id VARCHAR,
@@ -113,7 +114,7 @@ CREATE OR REPLACE VIEW tables AS
 CREATE OR REPLACE VIEW latest_tables AS
   SELECT g.* FROM tables g SEMI JOIN latest_trees t ON g.doc_id = t.doc_id AND g.version = t.version;
 CREATE OR REPLACE VIEW store_info AS
-  SELECT 2 AS schema_version, '5' AS catalog_format;
+  SELECT 2 AS schema_version, '6' AS catalog_format;
 CREATE OR REPLACE MACRO tree_version(d, v) AS
   coalesce(nullif(v, 0), (SELECT max(version) FROM trees WHERE doc_id = d));
 CREATE OR REPLACE MACRO subtree(d, nid, v := 0) AS TABLE
