@@ -818,3 +818,16 @@ def test_offline_summaries_name_table_rows_and_headings_within_their_bound(tmp_p
     # a heading inside prose is a label; a sentence is not
     assert label_lines(prose) == ["Pricing and Packaging"]
     assert label_lines("Outlook––We expect revenue to grow.\n2024 2023\n$ 1,234") == ["Outlook"]
+
+
+def test_a_listed_title_ending_with_a_full_stop_gets_no_second_one(tmp_path: Path) -> None:
+    body = " ".join(f"The company leases {w} offices and plants in several countries and owns its headquarters."
+                    for w in COMMON[:60]) + "\n\n"
+    doc = tmp_path / "items.md"
+    doc.write_text("# 13. Other Information\n\n" + body + "## 13.1. Legal Proceedings.\n\n" + body
+                   + "## 13.2. Properties.\n\n" + body)
+    tree = build(doc)
+    parent = by_title(tree, "13. Other Information")
+    assert parent.summary and "Subsections:" in parent.summary
+    assert "Properties." in parent.summary
+    assert all(".." not in n.summary for n in tree.walk() if n.summary), [n.summary for n in tree.walk()]

@@ -270,13 +270,13 @@ class Extractive:
         if node.children:
             titles = [_short(c.title) for c in node.children[:6]]
             more = f" and {len(node.children) - 6} more" if len(node.children) > 6 else ""
-            parts.append(f"Subsections: {'; '.join(titles)}{more}.")
+            parts.append(_listing("Subsections", titles, more))
         terms = self.terms(node, KEY_TERMS if node.is_leaf else KEY_TERMS_PARENT, exclude=node.title)
-        tail = f"Key terms: {', '.join(terms)}." if terms else ""
+        tail = _listing("Key terms", terms, sep=", ") if terms else ""
         room = SUMMARY_CHARS - sum(len(p) + 1 for p in parts) - len(tail) - len("Contains: .")
         labels = self.labels(node, room)
         if labels:
-            parts.append(f"Contains: {'; '.join(labels)}.")
+            parts.append(_listing("Contains", labels))
         if tail:
             parts.append(tail)
         return " ".join(parts)
@@ -344,7 +344,7 @@ class Extractive:
         if len(tops) > 1:
             titles = [_short(n.title) for n in tops[:8]]
             more = f" and {len(tops) - 8} more" if len(tops) > 8 else ""
-            parts.append(f"Sections: {'; '.join(titles)}{more}.")
+            parts.append(_listing("Sections", titles, more))
         return " ".join(parts)
 
 
@@ -372,6 +372,12 @@ def label_lines(text: str) -> list[str]:
             continue
         out.append(line)
     return out
+
+
+def _listing(label: str, items: list[str], more: str = "", sep: str = "; ") -> str:
+    """``Label: a; b; c.`` with one full stop, also when the last item ends with its own
+    (``13.1.2. Properties.`` is listed as ``...; 13.1.2. Properties.``, not ``Properties..``)."""
+    return f"{label}: {sep.join(items)}{more}".rstrip(".") + "."
 
 
 def _short(title: str, words: int = 8) -> str:
