@@ -339,8 +339,9 @@ def test_backward_entry_keeps_the_previous_sections_text(tmp_path: Path) -> None
     assert one.text() == page_text(pages[1]) and (one.start_page, one.end_page) == (2, 2)
     assert back.start == back.end == three.start and back.text() == ""
     assert three.text() == page_text(pages[2]) and four.text() == page_text(pages[3])
-    assert [w for w in tree.warnings if "moved forward" in w] == [
-        "1 section start(s) pointed before the previous one and were moved forward"]
+    assert [(f.code, f.stage, f.text) for f in tree.findings if "moved forward" in f.text] == [
+        ("starts_moved_forward", "structure",
+         "1 section start(s) pointed before the previous one and were moved forward")]
 
 
 def test_pages_without_text_belong_to_the_section_they_follow(tmp_path: Path) -> None:

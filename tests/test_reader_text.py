@@ -134,3 +134,24 @@ def test_encoding_and_binary(tmp_path: Path) -> None:
     blob.write_bytes(b"\x00\x01\x02" * 100)
     with pytest.raises(ReadError, match=r"binary content \(binary data \(NUL bytes\)\), not plain text"):
         read(blob)
+
+
+def test_a_contents_entry_missing_from_a_pageless_text_names_no_sheet(tmp_path: Path) -> None:
+    """A text without form feeds is laid out on sheets the reader never shows: a finding about the
+    contents' sheet ("printed TOC on page(s) 1") would point at a page that does not exist."""
+    body = "   The protocol sends a message and the server answers it with a status code.\n" * 3
+    topics = ["Basics", "Installing", "Messages", "Servers", "Clients", "Errors", "Security", "Tuning", "Logs",
+              "Support"]
+    secs = [(f"{i}.", topics[i - 1], [f"{i}.{j}. How to use {t} well" for j, t in enumerate(topics[:4], start=1)])
+            for i in range(1, 11)]
+    lines = ["Widget Transfer Protocol FAQ", "", "Table of Contents", ""]
+    for n, title, subs in secs:
+        lines += [f"{n} {title}"] + [f"    {sub}" for sub in subs]
+    lines.append("11. Retired Interfaces")  # listed, never printed
+    for n, title, subs in secs:
+        lines += ["", f"{n} {title}", "", body]
+        for sub in subs:
+            lines += ["", sub, "", body]
+    tree = build(str(_write(tmp_path, "\n".join(lines) + "\n")), BuildSettings(subdivide=False))
+    assert tree.method == "toc" and len([n for n in tree.walk() if n.origin != "preface"]) == 50
+    assert not [f for f in tree.findings if f.page is not None or "page" in f.text], tree.findings

@@ -43,7 +43,7 @@ def test_long_section_without_headings_becomes_windows(tmp_path: Path) -> None:
     long = next(n for n in roots if n.title == "Long Appendix")
     assert long.is_leaf and too_large(doc, long.start, long.end, SETTINGS)
     warnings = subdivide(doc, roots, SETTINGS)
-    assert warnings and "window" in warnings[0]
+    assert [(f.code, f.stage) for f in warnings] == [("window_nodes", "subdivide")] and "window" in warnings[0].text
     _check_tree(roots)
     kids = long.children
     assert len(kids) >= 3

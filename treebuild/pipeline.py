@@ -15,8 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__
-from .findings import Finding, from_texts, merge
-from .findings import Stage as FindingStage
+from .findings import Finding, merge
 from .model import Method, Node, SourceDoc, StructureSource, Tree, Usage
 from .readers import read
 from .settings import BuildSettings, ModelConfig, resolve_settings
@@ -47,11 +46,11 @@ def _structure(ctx: BuildContext) -> None:
     ctx.layout = analyze(ctx.doc)
     ctx.roots, result = build_nodes(ctx.doc, ctx.settings, ctx.model_config, ctx.usage, ctx.layout)
     ctx.method = result.method
-    ctx.findings.extend(from_texts(result.warnings, FindingStage.structure))
+    ctx.findings.extend(result.warnings)
 
 
 def _subdivide(ctx: BuildContext) -> None:
-    ctx.findings.extend(from_texts(subdivide(ctx.doc, ctx.roots, ctx.settings, ctx.layout), FindingStage.subdivide))
+    ctx.findings.extend(subdivide(ctx.doc, ctx.roots, ctx.settings, ctx.layout))
 
 
 def _finalize(ctx: BuildContext) -> None:

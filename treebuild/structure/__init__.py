@@ -36,6 +36,8 @@ from __future__ import annotations
 import dataclasses
 
 from .. import collector
+from ..findings import Finding
+from ..findings import Stage as FindingStage
 from ..model import Mark, Method, Node, Origin, SourceDoc, StructureSource, Usage
 from ..settings import BuildSettings, ModelConfig
 from ..text.normalize import normalize_title
@@ -107,7 +109,8 @@ def _from_view(doc: SourceDoc, settings: BuildSettings, model_config: ModelConfi
         marks.append(dataclasses.replace(m, pos=pos))
     sources = [s for s in result.method.sources if s != StructureSource.windows] if marks else []
     method = Method(sources or [StructureSource.single])
-    return StructureResult(marks, method, [w for w in result.warnings if "page" not in str(w)])  # not its pages
+    # a finding about a page names a sheet of the view, which the reader never showed: left out
+    return StructureResult(marks, method, [w for w in result.warnings if w.page is None])
 
 
 def build_nodes(doc: SourceDoc, settings: BuildSettings, model_config: ModelConfig | None = None,
@@ -121,7 +124,9 @@ def build_nodes(doc: SourceDoc, settings: BuildSettings, model_config: ModelConf
         result = detect_marks(doc, settings, model_config, usage, layout)
         roots, clamped = assemble(doc, drop_echoes(result.marks))
     if clamped:
-        result.warnings.append(f"{clamped} section start(s) pointed before the previous one and were moved forward")
+        result.warnings.append(Finding("starts_moved_forward", FindingStage.structure,
+                                       f"{clamped} section start(s) pointed before the previous one and were "
+                                       "moved forward"))
     return roots, result
 
 

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from ..errors import TreebuildError
-from ..findings import Finding
+from ..findings import Finding, from_texts
 from ..findings import Stage as FindingStage
 from ..model import Mark, Method, SourceDoc, StructureSource, Usage
 from ..settings import BuildSettings, ModelConfig
@@ -74,7 +74,7 @@ _T = TypeVar("_T")
 class StructureResult:
     marks: list[Mark]
     method: Method
-    warnings: list[str | Finding] = field(default_factory=list)  # a failed source's is a typed finding
+    warnings: list[Finding] = field(default_factory=list)
 
 
 @dataclass
@@ -96,7 +96,7 @@ class Run:
     def __init__(self, doc: SourceDoc, context: SourceContext, sources: tuple[tuple[str, Source], ...]):
         self.doc, self.context = doc, context
         self.sources = sorted(sources, key=lambda ns: (_ROLE_ORDER.index(ns[1].role), ns[1].rank, ns[0]))
-        self.warnings: list[str | Finding] = []
+        self.warnings: list[Finding] = []
         self.failed: list[str] = []  # "<source> failed: <exception>": findings once the tree's method is known
         self._asked: dict[str, Proposal] = {}
         self._reported: set[str] = set()
@@ -117,7 +117,7 @@ class Run:
         proposal = self._asked[name]
         if report and name not in self._reported:
             self._reported.add(name)
-            self.warnings.extend(proposal.warnings)
+            self.warnings.extend(from_texts(proposal.warnings, FindingStage.structure))  # a plug-in may give text
         return proposal
 
     def role(self, role: Role) -> Iterator[Proposal]:
@@ -284,7 +284,8 @@ def combine(doc: SourceDoc, layout: Layout, settings: BuildSettings, model_confi
 
         plugins = installed()
         run = Run(doc, SourceContext(layout, settings, model_config, usage), tuple(plugins.plugins))
-        run.warnings.extend(f"structure source not loaded: {b}" for b in plugins.broken)
+        run.warnings.extend(Finding("source_not_loaded", FindingStage.structure, f"structure source not loaded: {b}")
+                            for b in plugins.broken)
     else:
         run = Run(doc, SourceContext(layout, settings, model_config, usage), sources)
     for stage in CASCADE:

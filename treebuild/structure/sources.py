@@ -26,6 +26,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import ClassVar, Protocol, runtime_checkable
 
+from ..findings import Finding
+from ..findings import Stage as FindingStage
 from ..model import Mark, Pos, SourceDoc, StructureSource, Usage
 from ..settings import BuildSettings, ModelConfig
 from .combine import levels_from_numbering, nest
@@ -72,7 +74,7 @@ class Proposal:
     origin: StructureSource  # the source's kind, named in the tree's ``method``
     marks: list[Mark] = field(default_factory=list)
     role: Role = Role.sections
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[Finding] = field(default_factory=list)
     headings: list[Heading] = field(default_factory=list)  # role "headings": with their typography
     partial: bool = False  # a skeleton (or an outline) that leaves finer sections to other sources
     claims: bool = False  # a skeleton source that knows the document's form: its hooks lay the headings out
@@ -128,7 +130,8 @@ class OutlineSource:
         verdict = assess_outline(doc.outline, len(doc.units))
         warnings = list(verdict.reasons)
         if not verdict.usable:
-            warnings.append("outline ignored: it does not describe the document's sections")
+            warnings.append(Finding("outline_ignored", FindingStage.structure,
+                                    "outline ignored: it does not describe the document's sections"))
             return Proposal(self.name, warnings=warnings)
         marks = outline_marks(dataclasses.replace(doc, outline=verdict.entries), context.layout.furniture)
         n = len(doc.units)
@@ -193,12 +196,14 @@ class ModelSource:
 
         usage = context.usage if context.usage is not None else Usage()
         proposed = model_structure(doc, config, usage, furniture=context.layout.furniture)
-        warnings: list[str] = []
+        warnings: list[Finding] = []
         if proposed.marks and proposed.dropped:
-            warnings.append(f"model structure: {len(proposed.dropped)} of {proposed.proposed} proposed "
-                            f"section(s) not found on their pages and dropped")
+            warnings.append(Finding("model_sections_dropped", FindingStage.structure,
+                                    f"model structure: {len(proposed.dropped)} of {proposed.proposed} proposed "
+                                    "section(s) not found on their pages and dropped"))
         if not proposed.marks:
-            warnings.append("the model proposed no section that could be verified on its page")
+            warnings.append(Finding("model_sections_unverified", FindingStage.structure,
+                                    "the model proposed no section that could be verified on its page"))
         return Proposal(self.name, proposed.marks, role=self.role, warnings=warnings)
 
 

@@ -10,6 +10,7 @@ ids are renumbered in preorder and page ranges recomputed, so parents still cove
 
 from __future__ import annotations
 
+from ..findings import Finding, Stage
 from ..model import Mark, Node, Origin, Pos, SourceDoc
 from ..settings import BuildSettings
 from .assemble import attach, number_nodes, set_pages
@@ -36,8 +37,9 @@ def too_large(doc: SourceDoc, start: Pos, end: Pos, settings: BuildSettings) -> 
     return doc.paged and _pages(doc, start, end) > settings.max_node_pages
 
 
-def subdivide(doc: SourceDoc, roots: list[Node], settings: BuildSettings, layout: Layout | None = None) -> list[str]:
-    """Split nodes larger than the page/token limits in place; returns warnings.
+def subdivide(doc: SourceDoc, roots: list[Node], settings: BuildSettings,
+              layout: Layout | None = None) -> list[Finding]:
+    """Split nodes larger than the page/token limits in place; returns what it noticed (findings).
 
     ``layout`` is the structure stage's analysis of ``doc``: its heading scan is reused when it ran."""
     if not settings.subdivide or not doc.units:
@@ -78,9 +80,10 @@ def subdivide(doc: SourceDoc, roots: list[Node], settings: BuildSettings, layout
     _reorder(roots)
     number_nodes(roots)
     set_pages(doc, roots)
-    warnings: list[str] = []
+    warnings: list[Finding] = []
     if windows:
-        warnings.append(f"{windows} window node(s) cut where sections had no finer headings")
+        warnings.append(Finding("window_nodes", Stage.subdivide,
+                                f"{windows} window node(s) cut where sections had no finer headings"))
     return warnings
 
 

@@ -14,6 +14,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
+from ...findings import Finding, Stage
 from ...model import OutlineEntry
 from ...text.numbering import common_prefix, parse_numbering, strip_dates
 from ..heuristics import HEURISTICS as H
@@ -41,7 +42,7 @@ class OutlineVerdict:
     entries: list[OutlineEntry]
     kind: str
     dropped: int = 0
-    reasons: list[str] = field(default_factory=list)
+    reasons: list[Finding] = field(default_factory=list)
 
     @property
     def usable(self) -> bool:
@@ -92,20 +93,25 @@ def relevel_from_numbering(entries: list[OutlineEntry]) -> list[OutlineEntry] | 
 def assess_outline(entries: list[OutlineEntry], pages: int) -> OutlineVerdict:
     """Clean the outline and judge it; ``junk`` means: detect the structure instead."""
     cleaned, dropped = clean_outline(entries, pages)
-    reasons: list[str] = []
+    reasons: list[Finding] = []
     if dropped:
-        reasons.append(f"dropped {dropped} outline entries named like files or pointing outside the document")
+        reasons.append(Finding("outline_entries_dropped", Stage.structure,
+                               f"dropped {dropped} outline entries named like files or pointing outside the document"))
     if not cleaned:
-        return OutlineVerdict(cleaned, "junk", dropped, reasons + ["no usable entries"])
+        return OutlineVerdict(cleaned, "junk", dropped,
+                              reasons + [Finding("outline_empty", Stage.structure, "no usable outline entries")])
     top_page, top_count = Counter(e.page for e in cleaned).most_common(1)[0]
     # many bookmarks on one page of a long document (short ones legitimately share pages)
     if len(cleaned) >= H.judged_outline_entries and top_count > H.same_page_share * len(cleaned) \
             and pages >= H.pages_per_entry * len(cleaned):
         return OutlineVerdict(cleaned, "junk", dropped,
-                              reasons + [f"{top_count} of {len(cleaned)} entries point at page {top_page}"])
+                              reasons + [Finding("outline_one_page", Stage.structure,
+                                                 f"{top_count} of {len(cleaned)} outline entries point at page "
+                                                 f"{top_page}", page=top_page)])
     if max(e.level for e in cleaned) == 1:
         relevelled = relevel_from_numbering(cleaned)
         if relevelled is not None:
             return OutlineVerdict(relevelled, "relevelled", dropped,
-                                  reasons + ["flat outline re-levelled from the numbering in its titles"])
+                                  reasons + [Finding("outline_relevelled", Stage.structure,
+                                                     "flat outline re-levelled from the numbering in its titles")])
     return OutlineVerdict(cleaned, "cleaned" if dropped else "good", dropped, reasons)

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from ...findings import Finding, Stage
 from ...model import Mark, Origin, Pos, SourceDoc
 from ...text.furniture import FURNITURE_EDGE_LINES, PageFurniture
 from ...text.normalize import normalize_title
@@ -37,7 +38,7 @@ class TocResult:
     entries: int = 0  # entries parsed from the TOC
     placed: int = 0  # entries verified on a page and kept
     dropped: list[str] = field(default_factory=list)  # titles that could not be placed
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[Finding] = field(default_factory=list)
     parsed: list[TocEntry] = field(default_factory=list)  # every entry as read, levels included
     page_source: str = ""  # "labels" | "folios" | "offset" | "none": how printed pages were mapped
     paged: bool = True  # False when the TOC prints no page numbers
@@ -113,13 +114,14 @@ def _result(doc: SourceDoc, toc: list[int], entries: list[TocEntry], placements:
                        parsed=entries, page_source=pagemap.source, paged=paged)
     pages = ", ".join(str(u + 1) for u in toc)
     if len(placed) < 2 or len(placed) < H.min_placed_ratio * len(entries):
-        result.warnings.append(
-            f"printed TOC on page(s) {pages} ignored: only {len(placed)} of {len(entries)} entries "
-            "were found as headings in the body")
+        result.warnings.append(Finding(
+            "toc_ignored", Stage.structure, f"printed TOC on page(s) {pages} ignored: only {len(placed)} of "
+            f"{len(entries)} entries were found as headings in the body", page=toc[0] + 1 if toc else None))
         return result
     if dropped:
-        result.warnings.append(f"printed TOC on page(s) {pages}: {len(dropped)} of {len(entries)} entries "
-                               "not found as headings in the body and left out")
+        result.warnings.append(Finding(
+            "toc_entries_dropped", Stage.structure, f"printed TOC on page(s) {pages}: {len(dropped)} of "
+            f"{len(entries)} entries not found as headings in the body and left out", page=toc[0] + 1 if toc else None))
     last = Pos(-1, 0)
     for p in placed:
         assert p.pos is not None
