@@ -93,13 +93,17 @@ def evaluate(path: Path, statements: list[dict[str, object]], ignore_outline: bo
     return Result(found, len(statements), misses, hits, seconds, len(tree.doc.units))
 
 
-def label_args(doc: str | None, labels: Path, verbose: str, argv: list[str] | None) -> argparse.Namespace:
-    """The options of a benchmark over a hand-labelled file (``--labels``, ``--corpus``, ``--only``, ``-v``)."""
+def label_args(doc: str | None, labels: Path, verbose: str, argv: list[str] | None,
+               flags: dict[str, str] | None = None) -> argparse.Namespace:
+    """The options of a benchmark over a hand-labelled file (``--labels``, ``--corpus``, ``--only``, ``-v``),
+    and the benchmark's own on/off ``flags`` (option: help)."""
     ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--labels", type=Path, default=labels)
     ap.add_argument("--corpus", type=Path, default=CORPUS, help="the folder the labels' paths are relative to")
     ap.add_argument("--only", default=None, help="only files whose path contains this")
     ap.add_argument("-v", "--verbose", action="store_true", help=verbose)
+    for flag, text in (flags or {}).items():
+        ap.add_argument(flag, action="store_true", help=text)
     return ap.parse_args(argv)
 
 
