@@ -200,7 +200,7 @@ def truncate_outline(doc: SourceDoc, depth: int) -> bool:
     return True
 
 
-def evaluate(path: Path, min_entries: int, outline_depth: int = 0) -> Score | None:
+def evaluate(path: Path, min_entries: int, outline_depth: int = 0, note_subheadings: bool = False) -> Score | None:
     gt, unplaced = raw_outline(path)
     if len(gt) < min_entries or (outline_depth and not any(g.level > outline_depth for g in gt)):
         return None
@@ -209,7 +209,8 @@ def evaluate(path: Path, min_entries: int, outline_depth: int = 0) -> Score | No
     read_s = time.perf_counter() - t0
     if outline_depth and not truncate_outline(doc, outline_depth):
         return None
-    settings = BuildSettings(ignore_outline=not outline_depth, subdivide=False, prompt_version="eval")
+    settings = BuildSettings(ignore_outline=not outline_depth, subdivide=False, prompt_version="eval",
+                             note_subheadings=note_subheadings)
     t1 = time.perf_counter()
     roots, result = build_nodes(doc, settings)
     struct_s = time.perf_counter() - t1
@@ -242,7 +243,7 @@ def run_folder(folder: Path, args: argparse.Namespace) -> list[Score]:
     print("-" * len(hdr))
     scores: list[Score] = []
     for path in files:
-        s = evaluate(path, args.min_entries, args.outline_depth)
+        s = evaluate(path, args.min_entries, args.outline_depth, args.note_subheadings)
         if s is None:
             continue
         scores.append(s)
@@ -297,6 +298,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", default=None, help="only files whose name contains this")
     ap.add_argument("--sample", type=int, default=0, help="at most N files per folder, evenly spaced (fast runs)")
     ap.add_argument("--min-entries", type=int, default=8)
+    ap.add_argument("--note-subheadings", action="store_true",
+                    help="build with BuildSettings.note_subheadings (the notes' body-size sub-headings, opt-in)")
     ap.add_argument("--outline-depth", type=int, default=0, metavar="N",
                     help="build with the outline cut to its top N levels (given, so placed) and score against the "
                          "full outline; only documents whose outline goes deeper than N")

@@ -288,9 +288,10 @@ def filing_with_tail(path: Path, *, index: bool = True, statements_in_item8: boo
     return w.save(path), pages
 
 
-def ten_k_opening() -> Writer:
-    """A writer holding a 10-K's cover page, then ``PART I`` and ``Item 1. Business`` in 10-point bold."""
-    w = Writer(header="Example Corp 2022 Form 10-K")
+def ten_k_opening(header: str = "Example Corp 2022 Form 10-K") -> Writer:
+    """A writer holding a 10-K's cover page, then ``PART I`` and ``Item 1. Business`` in 10-point bold;
+    ``header`` runs on every page."""
+    w = Writer(header=header)
     w.centred("UNITED STATES SECURITIES AND EXCHANGE COMMISSION", 17)
     w.heading("FORM 10-K", size=17, space=40)
     w.paras(2)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from structgen import LOREM, Writer
+from structgen import LEFT, LOREM, Writer, ten_k_opening
 
 from treebuild.model import Node
 from treebuild.readers import read
@@ -103,3 +103,110 @@ def test_a_note_walked_through_by_heads_larger_than_the_body_gets_them_as_sub_se
     assert _children(roots, "Note 1 ") == POLICIES
     assert _children(roots, "Note 2 ") == []
     assert _children(roots, "Note 3 ") == []
+
+
+ITALIC_POLICIES = ["Basis of Presentation", "Use of Estimates", "Revenue Recognition", "Inventories",
+                   "Concentration of Risk"]
+ITALIC_PAIR = ["Cash Flow Hedges", "Non-Designated Hedges"]
+BOLD_CAPS = ["NOTES PAYABLE", "LONG-TERM DEBT"]
+BOLD_BENEFITS = ["Defined Benefit Pension Plans", "Other Postretirement Benefit Plans", "Assumptions",
+                 "Defined Contribution Plans"]
+
+
+def _ten_k_with_body_size_heads(path: Path, *, notes_heading: bool) -> Path:
+    """A 10-K (Item 8) whose notes are titled in bold capitals at the 10-point body size and divided by
+    heads in the body's size too, as many filers print them: the policies note walks through five topics
+    under italic heads, the derivatives note has two italic heads and an italic sentence, the leases note
+    one italic head (a lead-in), the debt note two bold-capitals heads (a look no note walks through), the
+    fair-value note a bold table caption whose rows follow, a bold column header far right, and a bold
+    caption wrapped over two lines above its table, all in the look of the retirement note's four bold
+    heads. With ``notes_heading`` the notes sit under their
+    ``Notes to Consolidated Financial Statements`` title; without, that title is only a running header
+    (each page's top line), so the notes nest under the last statement."""
+    w = ten_k_opening() if notes_heading else ten_k_opening("NOTES TO CONSOLIDATED FINANCIAL STATEMENTS")
+    w.fill_pages(5)
+    w.heading("PART II", size=10, bold=True, space=14)
+    w.heading("Item 8. Financial Statements and Supplementary Data", size=10, bold=True)
+    for title in STATEMENTS:
+        w.new_page()
+        w.centred(title, 18, bold=False)
+        for row in ("Net sales", "Cost of sales", "Gross margin", "Operating income"):
+            w.row([(LEFT, row), (470, "1,234")])
+    w.new_page()
+    if notes_heading:
+        w.heading("Notes to Consolidated Financial Statements", size=18, bold=False)
+
+    def head(text: str, font: str) -> None:
+        w.y += 10
+        w.line(text, font=font)
+        w.y += 4
+
+    def note(n: int, title: str) -> None:
+        w.heading(f"NOTE {n}. {title}", size=10, bold=True)
+
+    note(1, "SUMMARY OF SIGNIFICANT ACCOUNTING POLICIES")
+    for h in ITALIC_POLICIES:
+        head(h, "heit")
+        w.paras(1)
+    note(2, "DERIVATIVE FINANCIAL INSTRUMENTS")
+    w.para()
+    head("See Note 1 for further information regarding the fair value of our instruments.", "heit")
+    w.para()
+    for h in ITALIC_PAIR:
+        head(h, "heit")
+        w.paras(1)
+    note(3, "LEASES")
+    head("Operating Leases", "heit")
+    w.paras(2)
+    note(4, "DEBT")
+    for h in BOLD_CAPS:
+        head(h, "hebo")
+        w.paras(1)
+    note(5, "FAIR VALUE MEASUREMENTS")
+    w.para()
+    w.line("December 31, 2022", bold=True, x=400)
+    head("Assets", "hebo")
+    for row in ("Mutual funds", "Government securities", "Derivatives"):
+        w.row([(LEFT, row), (470, "897")])
+    w.para()
+    head("In Millions, Except Per", "hebo")
+    w.line("Share Amounts", bold=True)
+    for row in ("Net sales", "Net earnings"):
+        w.row([(LEFT, row), (470, "2,345")])
+    w.paras(1)
+    note(6, "RETIREMENT BENEFITS")
+    for h in BOLD_BENEFITS:
+        head(h, "hebo")
+        w.paras(1)
+    w.new_page()
+    w.heading("Item 9. Changes in and Disagreements with Accountants", size=10, bold=True)
+    w.paras(2)
+    return w.save(path)
+
+
+@pytest.mark.parametrize("notes_heading", [True, False], ids=["notes-title", "running-header"])
+def test_body_size_note_heads_in_a_look_that_walks_through_a_note_are_sub_sections(
+        tmp_path: Path, notes_heading: bool) -> None:
+    """With ``note_subheadings``, heads of a note set at the body size and apart only by their slant are its
+    sub-sections when their look walks through a note (five italic heads); in another note two heads of that
+    look are too, one alone is a lead-in, an italic sentence is no head; bold capitals no note walks through
+    stay out, and so do a table's row-group label, a column header and a caption wrapped over two lines in
+    the look of bold heads that walk through another note. Without the
+    option the notes keep no such sub-sections (the default)."""
+    path = _ten_k_with_body_size_heads(tmp_path / "tenk.pdf", notes_heading=notes_heading)
+    on, _ = build_nodes(read(path), BuildSettings(ignore_outline=True, subdivide=False, note_subheadings=True))
+    assert _children(on, "NOTE 1.") == ITALIC_POLICIES
+    assert _children(on, "NOTE 2.") == ITALIC_PAIR
+    assert _children(on, "NOTE 3.") == []
+    assert _children(on, "NOTE 4.") == []
+    assert _children(on, "NOTE 5.") == []
+    assert _children(on, "NOTE 6.") == BOLD_BENEFITS
+    off, _ = build_nodes(read(path), BuildSettings(ignore_outline=True, subdivide=False))
+    assert all(_children(off, f"NOTE {n}.") == [] for n in range(1, 7))
+
+
+def test_the_option_keeps_the_settings_hash_of_earlier_builds() -> None:
+    """``note_subheadings`` left at its default does not change a version's identity (stores built before
+    it existed keep their versions); set, it makes a new version."""
+    assert BuildSettings().hash() == BuildSettings(note_subheadings=False).hash()
+    assert BuildSettings(note_subheadings=True).hash() != BuildSettings().hash()

@@ -360,6 +360,12 @@ class Heuristics:
     """A numbered note of the statements with at least this many heads larger than the body, each title
     once, is walked through head by head (an accounting-policies or other-details note: one topic a
     head); two or three are paragraph heads or table titles of one topic."""
+    note_section_heads: int = 2
+    """A note holds sub-headings at the body size when it has at least this many in a look that walks
+    through another note of the filing; one alone is a lead-in or a table's caption."""
+    note_head_indent: float = 30.0
+    """Points right of a note's text margin within which its sub-headings start (a second level's
+    indent is about 26); a table's column header at the body size stands far right of it."""
     beside_gap: float = 8.0
     """Points of blank between a row and a line to its right (or left) at the same height that make them
     two cells of one table row, not one line of text."""

@@ -30,7 +30,7 @@ from ...text.normalize import normalize_title, squash_spaces
 from ..heuristics import HEURISTICS as H
 from ..typography.headings import HEADING_CONFIDENCE, Heading
 
-__all__ = ["segment_names", "segment_heads"]
+__all__ = ["segment_names", "segment_heads", "set_apart", "alone"]
 
 SEGMENT_HEAD_WORDS = 8
 """A segment's head is a name: at most this many words (``Hemlock and Emerging Growth Businesses``)."""
@@ -97,13 +97,14 @@ def _listed(prev: list[str], nxt: list[str]) -> bool:
     return (prev[0] if prev else "") in _LIST_BEFORE and (nxt[0] if nxt else "") in _LIST_AFTER
 
 
-def _set_apart(line: Line, body_size: float) -> bool:
+def set_apart(line: Line, body_size: float) -> bool:
+    """Set apart from the text: bold, italic, larger than the body, or in capitals."""
     t = line.text.strip()
     caps = t.upper() == t and any(c.isalpha() for c in t)
     return line.bold or line.italic or line.size >= body_size * H.larger or caps
 
 
-def _alone(line: Line, lines: list[Line]) -> bool:
+def alone(line: Line, lines: list[Line]) -> bool:
     """No other text on the line's baseline (a table's row label has its figures beside it)."""
     mid = (line.y0 + line.y1) / 2
     return not any(o is not line and o.text.strip() and o.y0 <= mid <= o.y1 and (o.x0 >= line.x1 or o.x1 <= line.x0)
@@ -162,7 +163,7 @@ def _divided_leaf(order: list[Mark], added: list[Mark], within: Callable[[Pos, P
 def _heads(doc: SourceDoc, start: Pos, end: Pos, furniture: set[tuple[int, int]], body_size: float,
            starts: set[Pos]) -> Iterator[tuple[Pos, str, Line]]:
     """Lines of ``(start, end)`` that may be a segment's head: short, opening with a letter, set apart
-    from the text (``_set_apart``), alone on their baseline (``_alone``), no section starting there."""
+    from the text (``set_apart``), alone on their baseline (``alone``), no section starting there."""
     for u in range(start.unit, min(end.unit + 1, len(doc.units))):
         lines = doc.lines(u)
         for j, ln in enumerate(lines):
@@ -171,7 +172,7 @@ def _heads(doc: SourceDoc, start: Pos, end: Pos, furniture: set[tuple[int, int]]
             if not (start < pos < end) or (u, j) in furniture or not title[:1].isalpha() \
                     or len(title.split()) > SEGMENT_HEAD_WORDS:
                 continue
-            if _set_apart(ln, body_size) and _alone(ln, lines) \
+            if set_apart(ln, body_size) and alone(ln, lines) \
                     and not any(p.unit == u and ln.char <= p.char < ln.char + max(1, len(ln.text)) for p in starts):
                 yield pos, title, ln
 

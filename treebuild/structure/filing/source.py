@@ -43,11 +43,14 @@ class FilingProposal(Proposal):
     """Parts and Items, plus what the filing rules need later; it claims the document when it is a
     filing (Parts or Items found, or a filing's cover page)."""
 
-    def __init__(self, filing: bool, sec: list[SecHeading], cover: int = 0, body_size: float = 0.0):
+    def __init__(self, filing: bool, sec: list[SecHeading], cover: int = 0, body_size: float = 0.0,
+                 note_subheadings: bool = False):
         super().__init__(StructureSource.sec, sec_skeleton(sec), role=Role.skeleton, claims=filing)
         self.sec = sec
         self.cover = cover
         self.body_size = body_size
+        self.note_subheadings = note_subheadings
+        """``BuildSettings.note_subheadings``: the notes' sub-headings at the body size too (``note_heads``)."""
 
     closing: ClassVar[re.Pattern[str] | None] = END_TITLES
     """Sections the form places after the last Part (Signatures ...): top level, never nested."""
@@ -93,7 +96,8 @@ class FilingProposal(Proposal):
         if not self.claims:
             return marks
         headings = self.own_headings(scan.major())
-        marks = note_heads(notes_from_lines(doc, marks, scan.furniture), headings, self.body_size)
+        marks = note_heads(doc, notes_from_lines(doc, marks, scan.furniture), headings, self.body_size,
+                           scan.furniture, body_size_heads=self.note_subheadings)
         return segment_heads(doc, marks, self.own_headings(scan.headings), is_mda, scan.furniture, self.body_size,
                              layout.headings_within)
 
@@ -115,4 +119,5 @@ class FilingSource:
         sec = sec_headings(doc, skip_pages=scan.toc_pages | layout.toc_pages, skip_lines=scan.furniture,
                            body_size=scan.body_size)
         filing = bool(sec) or is_filing(doc)
-        return FilingProposal(filing, sec, cover_page(doc) if filing else 0, scan.body_size)
+        return FilingProposal(filing, sec, cover_page(doc) if filing else 0, scan.body_size,
+                              context.settings.note_subheadings)

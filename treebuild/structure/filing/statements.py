@@ -28,7 +28,7 @@ from .patterns import COMPANY, STATEMENT_TITLE
 
 __all__ = ["StatementsIndex", "find_statements_index", "statement_marks", "statements_start", "nest_notes",
            "item_children", "is_note", "NOTES_TO", "statement_title", "printed_once", "STATEMENTS_TITLE",
-           "notes_from_lines"]
+           "notes_from_lines", "LIST_LABEL", "NOTE_TITLE_WORDS"]
 
 STATEMENTS_TITLE = "Financial Statements"
 TOP_CHARS = 250
@@ -298,7 +298,7 @@ NOTE_SERIES = 2
 """Numbered notes read from the lines only when they print a series (``Note 1``, ``Note 2`` ...)."""
 NOTE_TITLE_WORDS = 20
 """A note's title line holds at most this many words (a sentence naming ``Note 3`` is longer)."""
-_LIST_LABEL = re.compile(r"^\(?[a-z]\)\s*")  # "f) Notes to Financial Statements": a contents' list label
+LIST_LABEL = re.compile(r"^\(?[a-z]\)\s*")  # "f) Notes to Financial Statements": a contents' list label
 _NOTE_SEPARATOR = re.compile(r"\s*[—–:.-]")  # "NOTE 1 — ACCOUNTING POLICIES", not "Note 3 describes ..."
 
 
@@ -314,7 +314,7 @@ def notes_from_lines(doc: SourceDoc, marks: list[Mark], furniture: set[tuple[int
     order = sorted(marks, key=lambda m: m.pos)
     added: list[Mark] = []
     for i, m in enumerate(order):
-        if not NOTES_TO.match(_LIST_LABEL.sub("", m.title)):
+        if not NOTES_TO.match(LIST_LABEL.sub("", m.title)):
             continue
         end = next((e.pos for e in order[i + 1:] if e.level <= m.level), Pos(1 << 30, 0))
         if any(is_note(e.title) for e in order[i + 1:] if e.pos < end):

@@ -32,13 +32,15 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections import Counter, defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
-from ...model import Mark, Pos
+from ...model import Line, Mark, Pos, SourceDoc
 from ...text.normalize import normalize_title, squash_spaces
+from ...text.numbering import parse_numbering
 from ..heuristics import HEURISTICS as H
 from ..typography.headings import Heading, StyleKey
-from .statements import NOTES_TO, is_note
+from .segments import alone, set_apart
+from .statements import LIST_LABEL, NOTE_TITLE_WORDS, NOTES_TO, is_note
 
 __all__ = ["ranked_by_look", "always_read", "walked_through", "back_pages", "note_heads", "is_mda"]
 
@@ -198,24 +200,146 @@ def back_pages(marks: list[Mark], headings: list[Heading], closing: re.Pattern[s
     return [Mark(m.title, 1, m.pos, m.origin, m.confidence) if m.pos in back else m for m in marks]
 
 
-def note_heads(marks: list[Mark], headings: list[Heading], body_size: float) -> list[Mark]:
-    """``marks`` plus the sub-sections of each numbered note of the statements: inside a note with
-    no sub-sections of its own, the heads in the most prominent look below the note's own title
-    that is set larger than the body, when at least ``H.note_walk_heads`` of them walk through the
-    note, each title once (``Note 2 : Accounting Policies`` in 14 points holding ``Use of Estimates``,
-    ``Revenue Recognition``, ``Inventories`` in 12 points over 9-point text). A note's bold heads in
-    the body's size are paragraph heads or table captions; two or three larger heads are a note's
-    paragraph heads or table titles."""
+def note_heads(doc: SourceDoc, marks: list[Mark], headings: list[Heading], body_size: float,
+               furniture: set[tuple[int, int]], *, body_size_heads: bool = False) -> list[Mark]:
+    """``marks`` plus the sub-sections of each numbered note of the statements, inside a note with no
+    sub-sections of its own:
+
+    - *larger heads*: the heads in the most prominent look below the note's own title that is set
+      larger than the body, when at least ``H.note_walk_heads`` of them walk through the note, each
+      title once (``Note 2 : Accounting Policies`` in 14 points holding ``Use of Estimates``, ``Revenue
+      Recognition``, ``Inventories`` in 12 points over 9-point text); two or three larger heads are a
+      note's paragraph heads or table titles;
+    - with ``body_size_heads`` (``BuildSettings.note_subheadings``, opt-in: the authors' outlines that
+      the structure benchmark scores against mostly omit these heads), *heads at the body size*
+      (``_body_size_heads``), when the note has no larger ones: lines of their
+      own set apart by weight, slant or capitals (``Revenue Recognition`` in bold italics, ``Use of
+      Estimates`` in italics over 10-point roman text), in a look that walks through at least one note of
+      the filing (``H.note_walk_heads`` heads, each title once); in the other notes two or more heads of
+      that look are their sub-sections (one alone is a lead-in). A bold line at the body size is as often
+      a table's caption or a paragraph's lead-in: the filing's own use of the look over a whole note is
+      what makes it a level of the notes' outline."""
     if body_size <= 0:
         return marks
     order = sorted(marks, key=lambda m: m.pos)
     added: list[Mark] = []
+    notes: list[int] = []
     for i, m in enumerate(order):
-        if not is_note(m.title) or not _under(order, i, lambda t: bool(NOTES_TO.match(t))):
+        if not _note(order, i):
             continue
         key, end = normalize_title(m.title), _end(order, i)  # the note's mark may be snapped to its page top
         own = next((h for h in headings if m.pos <= Pos(h.unit, h.char) < end and normalize_title(h.title) == key),
                    None)
-        added += _divided(order, i, headings, own,
-                          lambda h: not h.run_in and h.style[0] >= body_size * H.larger, H.note_walk_heads)
+        found = _divided(order, i, headings, own,
+                         lambda h: not h.run_in and h.style[0] >= body_size * H.larger, H.note_walk_heads)
+        added += found
+        if not found:
+            notes.append(i)
+    if body_size_heads:
+        added += _body_size_heads(doc, order, notes, body_size, furniture)
     return sorted(order + added, key=lambda m: m.pos) if added else marks
+
+
+def _note(order: list[Mark], idx: int) -> bool:
+    """Whether mark ``idx`` is a numbered note of the statements: ``Note 4`` in so many words wherever it
+    sits (a filing whose ``Notes to ...`` title is only a running header nests its notes under the last
+    statement), or a numbered section under a ``Notes to ... Financial Statements`` section (a contents'
+    list label before it: ``f) Notes to Financial Statements``)."""
+    title = order[idx].title
+    if not is_note(title):
+        return False
+    n = parse_numbering(title)
+    return (n is not None and n.kind == "note") or _under(order, idx, _notes_to)
+
+
+def _notes_to(title: str) -> bool:
+    return bool(NOTES_TO.match(LIST_LABEL.sub("", title)))
+
+
+Look = tuple[float, bool, bool, bool]
+"""A body-size head's look: (size, bold, italic, all capitals)."""
+
+
+def _body_size_heads(doc: SourceDoc, order: list[Mark], notes: list[int], body_size: float,
+                     furniture: set[tuple[int, int]]) -> list[Mark]:
+    """Sub-sections of the notes ``notes`` (indexes into ``order``, notes with no sub-sections) from the
+    heads set apart at the body size (see ``note_heads``)."""
+    starts = {m.pos for m in order}
+    per_note: dict[int, dict[Look, list[tuple[Pos, str]]]] = {}
+    for i in notes:
+        nxt = order[i + 1] if i + 1 < len(order) else None
+        if nxt is not None and nxt.level > order[i].level:
+            continue
+        looks: dict[Look, list[tuple[Pos, str]]] = defaultdict(list)
+        for pos, title, line in _note_lines(doc, order[i].pos, _end(order, i), furniture, body_size, starts):
+            looks[_look(line)].append((pos, title))
+        per_note[i] = {lk: heads for lk, heads in looks.items() if _once(heads)}
+    walked = {lk for looks in per_note.values() for lk, heads in looks.items() if len(heads) >= H.note_walk_heads}
+    out: list[Mark] = []
+    for i, looks in per_note.items():
+        mine = [lk for lk in looks if lk in walked and len(looks[lk]) >= H.note_section_heads]
+        if not mine:
+            continue
+        best = max(mine, key=lambda lk: (lk[1], lk[3], lk[2], len(looks[lk])))  # bold, capitals, italics
+        m = order[i]
+        out += [Mark(t, m.level + 1, pos, m.origin, m.confidence) for pos, t in looks[best]]
+    return out
+
+
+def _look(line: Line) -> Look:
+    t = line.text.strip()
+    return round(line.size, 1), line.bold, line.italic, t.upper() == t and any(c.isalpha() for c in t)
+
+
+def _once(heads: list[tuple[Pos, str]]) -> bool:
+    """Each title once in the note (a table's caption printed over each of its tables is not a head)."""
+    titles = [squash_spaces(t.casefold()) for _, t in heads]
+    return len(set(titles)) == len(titles)
+
+
+def _note_lines(doc: SourceDoc, start: Pos, end: Pos, furniture: set[tuple[int, int]], body_size: float,
+                starts: set[Pos]) -> Iterator[tuple[Pos, str, Line]]:
+    """Lines of a note (``(start, end)``) that may be a sub-heading at the body size: alone on their
+    baseline, set apart (``segments.set_apart``: bold, italic or capitals), at the body size (a footnote or
+    a table's header row is smaller, a larger head is the other rule's), outside the tables, at most
+    ``H.note_head_indent`` right of the note's text margin (a table's column header stands further right), a
+    title and not a sentence (``_titled``)."""
+    spans = {u: [(t.start, t.end) for t in doc.tables_in(u)] for u in range(start.unit, min(end.unit + 1,
+                                                                                              len(doc.units)))}
+    margin: float | None = None
+    for u in spans:
+        lines = doc.lines(u)
+        if margin is None:
+            margin = min((ln.x0 for j, ln in enumerate(lines) if (u, j) not in furniture
+                          and start <= Pos(u, ln.char) < end and squash_spaces(ln.text)), default=None)
+        for j, ln in enumerate(lines):
+            pos = Pos(u, ln.char)
+            if not (start < pos < end) or (u, j) in furniture or pos in starts:
+                continue
+            title = squash_spaces(ln.text).strip(" :")
+            if not title[:1].isupper() and not title[:1].isdigit() or len(title.split()) > NOTE_TITLE_WORDS:
+                continue
+            if abs(ln.size - body_size) > H.same_size or not set_apart(ln, body_size) or not alone(ln, lines):
+                continue
+            if margin is not None and ln.x0 > margin + H.note_head_indent or not _titled(title) \
+                    or any(a <= ln.char < b for a, b in spans[u]) or not _text_follows(ln, lines, j, furniture, u):
+                continue
+            yield pos, title, ln
+
+
+def _text_follows(line: Line, lines: list[Line], j: int, furniture: set[tuple[int, int]], unit: int) -> bool:
+    """The line under the head opens its text, not a table: it is no row with cells beside it (``Assets``
+    over ``Mutual funds  $ 897 ...``: a table's row-group label), nor a line in the head's own look (a
+    caption or a column header wrapped over two lines, ``In Millions, Except Per`` / ``Share Amounts``).
+    A head on its page's last line is followed by the next page's text."""
+    nxt = next((ln for k, ln in enumerate(lines[j + 1:], j + 1) if (unit, k) not in furniture
+                and squash_spaces(ln.text)), None)
+    return nxt is None or (alone(nxt, lines) and _look(nxt) != _look(line))
+
+
+def _titled(title: str) -> bool:
+    """A title, not a sentence: at least half its words of four letters or more capitalised (``See Note 5
+    for further information regarding the fair value of our financial instruments.`` in italics is a
+    sentence)."""
+    words = [w for w in title.split() if sum(c.isalpha() for c in w) >= 4]
+    return bool(words) and 2 * sum(1 for w in words if w.lstrip("(“\"'")[:1].isupper()) >= len(words)
