@@ -105,6 +105,18 @@ def test_a_note_walked_through_by_heads_larger_than_the_body_gets_them_as_sub_se
     assert _children(roots, "Note 3 ") == []
 
 
+def test_with_note_subheadings_a_look_that_walks_through_one_note_divides_the_others(tmp_path: Path) -> None:
+    """With ``note_subheadings``, the 12-point look that walks through the policies note makes the
+    investments note's two 12-point heads its sub-sections, and the borrowings note's four bold heads at
+    the body size, each over its paragraphs, walk through that note (the default keeps both out)."""
+    roots, _ = build_nodes(read(_ten_k_with_notes(tmp_path / "tenk.pdf", items=True)),
+                           BuildSettings(ignore_outline=True, subdivide=False, note_subheadings=True))
+    assert _children(roots, "Note 1 ") == POLICIES
+    assert _children(roots, "Note 2 ") == PARAGRAPH_HEADS
+    assert _children(roots, "Note 3 ") == CAPTIONS
+    assert _children(roots, "Note 4 ") == []
+
+
 ITALIC_POLICIES = ["Basis of Presentation", "Use of Estimates", "Revenue Recognition", "Inventories",
                    "Concentration of Risk"]
 ITALIC_PAIR = ["Cash Flow Hedges", "Non-Designated Hedges"]

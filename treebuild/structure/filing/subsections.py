@@ -211,19 +211,21 @@ def note_heads(doc: SourceDoc, marks: list[Mark], headings: list[Heading], body_
       Recognition``, ``Inventories`` in 12 points over 9-point text); two or three larger heads are a
       note's paragraph heads or table titles;
     - with ``body_size_heads`` (``BuildSettings.note_subheadings``, opt-in: the authors' outlines that
-      the structure benchmark scores against mostly omit these heads), *heads at the body size*
-      (``_body_size_heads``), when the note has no larger ones: lines of their
-      own set apart by weight, slant or capitals (``Revenue Recognition`` in bold italics, ``Use of
-      Estimates`` in italics over 10-point roman text), in a look that walks through at least one note of
-      the filing (``H.note_walk_heads`` heads, each title once); in the other notes two or more heads of
-      that look are their sub-sections (one alone is a lead-in). A bold line at the body size is as often
-      a table's caption or a paragraph's lead-in: the filing's own use of the look over a whole note is
-      what makes it a level of the notes' outline."""
+      the structure benchmark scores against mostly omit these heads), *heads in a look the filing walks
+      its notes through* (``_body_size_heads``), in the notes the first rule left without sub-sections:
+      lines of their own set apart by weight, slant, capitals or size, at the body size too (``Revenue
+      Recognition`` in bold italics, ``Use of Estimates`` in italics over 10-point roman text), in a look
+      that walks through at least one note of the filing (``H.note_walk_heads`` heads, each title once);
+      in the other notes two or more heads of that look are their sub-sections (one alone is a lead-in;
+      ``Income Tax Provision``, ``Deferred and Current Income Taxes``, ``Uncertain Tax Positions`` in the
+      12 points that walk through the policies note). A bold line at the body size is as often a table's
+      caption or a paragraph's lead-in: the filing's own use of the look over a whole note is what makes
+      it a level of the notes' outline."""
     if body_size <= 0:
         return marks
     order = sorted(marks, key=lambda m: m.pos)
     added: list[Mark] = []
-    notes: list[int] = []
+    notes: dict[int, bool] = {}  # each note: whether it is left without sub-sections
     for i, m in enumerate(order):
         if not _note(order, i):
             continue
@@ -233,8 +235,7 @@ def note_heads(doc: SourceDoc, marks: list[Mark], headings: list[Heading], body_
         found = _divided(order, i, headings, own,
                          lambda h: not h.run_in and h.style[0] >= body_size * H.larger, H.note_walk_heads)
         added += found
-        if not found:
-            notes.append(i)
+        notes[i] = not found
     if body_size_heads:
         added += _body_size_heads(doc, order, notes, body_size, furniture)
     return sorted(order + added, key=lambda m: m.pos) if added else marks
@@ -260,10 +261,11 @@ Look = tuple[float, bool, bool, bool]
 """A body-size head's look: (size, bold, italic, all capitals)."""
 
 
-def _body_size_heads(doc: SourceDoc, order: list[Mark], notes: list[int], body_size: float,
+def _body_size_heads(doc: SourceDoc, order: list[Mark], notes: dict[int, bool], body_size: float,
                      furniture: set[tuple[int, int]]) -> list[Mark]:
-    """Sub-sections of the notes ``notes`` (indexes into ``order``, notes with no sub-sections) from the
-    heads set apart at the body size (see ``note_heads``)."""
+    """Sub-sections of the notes (``notes``: index into ``order``, whether the note has no sub-sections
+    yet) from the heads set apart at the body size or above it (see ``note_heads``): the looks that walk
+    through a note are learnt from every note, heads are added to the notes that have none."""
     starts = {m.pos for m in order}
     per_note: dict[int, dict[Look, list[tuple[Pos, str]]]] = {}
     for i in notes:
@@ -278,9 +280,9 @@ def _body_size_heads(doc: SourceDoc, order: list[Mark], notes: list[int], body_s
     out: list[Mark] = []
     for i, looks in per_note.items():
         mine = [lk for lk in looks if lk in walked and len(looks[lk]) >= H.note_section_heads]
-        if not mine:
+        if not mine or not notes[i]:
             continue
-        best = max(mine, key=lambda lk: (lk[1], lk[3], lk[2], len(looks[lk])))  # bold, capitals, italics
+        best = max(mine, key=lambda lk: (lk[0], lk[1], lk[3], lk[2], len(looks[lk])))  # size, bold, caps, italics
         m = order[i]
         out += [Mark(t, m.level + 1, pos, m.origin, m.confidence) for pos, t in looks[best]]
     return out
@@ -299,9 +301,9 @@ def _once(heads: list[tuple[Pos, str]]) -> bool:
 
 def _note_lines(doc: SourceDoc, start: Pos, end: Pos, furniture: set[tuple[int, int]], body_size: float,
                 starts: set[Pos]) -> Iterator[tuple[Pos, str, Line]]:
-    """Lines of a note (``(start, end)``) that may be a sub-heading at the body size: alone on their
-    baseline, set apart (``segments.set_apart``: bold, italic or capitals), at the body size (a footnote or
-    a table's header row is smaller, a larger head is the other rule's), outside the tables, at most
+    """Lines of a note (``(start, end)``) that may be a sub-heading: alone on their baseline, set apart
+    (``segments.set_apart``: bold, italic, capitals or larger), not smaller than the body (a footnote or a
+    table's header row is), outside the tables, at most
     ``H.note_head_indent`` right of the note's text margin (a table's column header stands further right), a
     title and not a sentence (``_titled``)."""
     spans = {u: [(t.start, t.end) for t in doc.tables_in(u)] for u in range(start.unit, min(end.unit + 1,
@@ -319,7 +321,7 @@ def _note_lines(doc: SourceDoc, start: Pos, end: Pos, furniture: set[tuple[int, 
             title = squash_spaces(ln.text).strip(" :")
             if not title[:1].isupper() and not title[:1].isdigit() or len(title.split()) > NOTE_TITLE_WORDS:
                 continue
-            if abs(ln.size - body_size) > H.same_size or not set_apart(ln, body_size) or not alone(ln, lines):
+            if ln.size < body_size - H.same_size or not set_apart(ln, body_size) or not alone(ln, lines):
                 continue
             if margin is not None and ln.x0 > margin + H.note_head_indent or not _titled(title) \
                     or any(a <= ln.char < b for a, b in spans[u]) or not _text_follows(ln, lines, j, furniture, u):
