@@ -41,8 +41,9 @@ def dict_floor(path: Path) -> float:
     return cpu
 
 
-def main(folders: list[str], per_doc: int = 0, floor: bool = False) -> None:
-    settings = BuildSettings(ignore_outline=True, subdivide=False, prompt_version="eval")
+def main(folders: list[str], per_doc: int = 0, floor: bool = False, note_subheadings: bool = False) -> None:
+    settings = BuildSettings(ignore_outline=True, subdivide=False, prompt_version="eval",
+                             note_subheadings=note_subheadings)
     for folder in folders:
         pages, cpu, wall, dict_cpu = 0, 0.0, 0.0, 0.0
         docs: list[tuple[float, int, float, str]] = []
@@ -74,5 +75,7 @@ if __name__ == "__main__":
                         help="list the N slowest documents per page of each folder")
     parser.add_argument("--floor", action="store_true",
                         help="also time PyMuPDF's extractDICT alone, the stage's lower bound")
+    parser.add_argument("--note-subheadings", action="store_true",
+                        help="build with BuildSettings.note_subheadings (the notes' body-size sub-headings, opt-in)")
     args = parser.parse_args()
-    main(args.folders, args.per_doc, args.floor)
+    main(args.folders, args.per_doc, args.floor, args.note_subheadings)
