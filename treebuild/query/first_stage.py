@@ -24,6 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ..model import Pos
+from .listing import listing_pages
 from .outline import TreeView
 from .terms import TermCounts, bm25, counts, name_terms, query_terms
 
@@ -35,10 +36,12 @@ CACHE_TREES = 64
 
 @dataclass(frozen=True, slots=True)
 class TreeTerms:
-    """Term counts of one tree: per node (title, summary, own text) and per physical page."""
+    """Term counts of one tree: per node (title, summary, own text) and per physical page; pages that
+    list the tree's own sections (:mod:`~treebuild.query.listing`) count no term of their text."""
 
     nodes: dict[str, TermCounts]
     pages: dict[int, TermCounts]
+    listing: frozenset[int] = frozenset()
 
 
 _cache: OrderedDict[tuple[object, ...], TreeTerms] = OrderedDict()
@@ -69,8 +72,14 @@ def tree_terms(view: TreeView) -> TreeTerms:
 
 def _count(view: TreeView) -> TreeTerms:
     """Cut the unit stream at every node's start and own end, tokenize each piece once, and add the
-    pieces up per node (its own span) and per page."""
+    pieces up per node (its own span) and per page; a listing page's pieces count for neither (its
+    terms are titles of other sections, which those sections' own titles already carry)."""
     units = view.tree.doc.units
+    page_texts: dict[int, list[str]] = {}
+    for unit in units:
+        if unit.page is not None:
+            page_texts.setdefault(unit.page, []).append(unit.text)
+    listing = listing_pages(view.tree, page_texts)
     cuts: dict[int, set[int]] = {}
     owners: list[tuple[Pos, Pos, str]] = []
     for node in view.nodes.values():
@@ -88,7 +97,9 @@ def _count(view: TreeView) -> TreeTerms:
     for (u, _, _), terms in zip(pieces, piece_counts, strict=True):
         page = units[u].page
         if page is not None:
-            pages.setdefault(page, Counter()).update(terms)
+            pages.setdefault(page, Counter())
+            if page not in listing:
+                pages[page].update(terms)
     # own spans do not overlap: each piece belongs to the node whose [start, own_end) holds it
     owners.sort()
     nodes: dict[str, TermCounts] = {node_id: Counter() for node_id in view.nodes}
@@ -97,12 +108,12 @@ def _count(view: TreeView) -> TreeTerms:
         here = Pos(u, a)
         while o < len(owners) and owners[o][1] <= here:
             o += 1
-        if o < len(owners) and owners[o][0] <= here < owners[o][1]:
+        if o < len(owners) and owners[o][0] <= here < owners[o][1] and units[u].page not in listing:
             nodes[owners[o][2]].update(terms)
     described = counts([f"{n.title}\n{n.summary or ''}" for n in view.nodes.values()])
     for node_id, terms in zip(view.nodes, described, strict=True):
         nodes[node_id].update(terms)
-    return TreeTerms(nodes=nodes, pages=pages)
+    return TreeTerms(nodes=nodes, pages=pages, listing=listing)
 
 
 def _shared_name_terms(names: Sequence[str]) -> set[str]:
@@ -138,6 +149,15 @@ class FirstStage:
         view = self.views[doc_id]
         ranked = sorted((i for i, s in scored.items() if s > 0), key=lambda i: (-scored[i], view.order[i]))
         return ranked[:k]
+
+    def listing_only(self, doc_id: str, node_id: str) -> bool:
+        """Whether the node lies only on pages that list the document's sections (a contents or
+        index page: no passage a question is answered from)."""
+        listing = self.terms[doc_id].listing
+        node = self.views[doc_id].nodes[node_id]
+        if not listing or node.start_page is None:
+            return False
+        return all(p in listing for p in range(node.start_page, (node.end_page or node.start_page) + 1))
 
     def page_scores(self, doc_id: str) -> dict[int, float]:
         """BM25 of each page of the document (statistics of that document's pages)."""

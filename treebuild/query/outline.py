@@ -35,6 +35,7 @@ class TreeView:
             self.nodes[node.node_id] = node
             self.order[node.node_id] = i
         units = tree.doc.units
+        self._on_page: dict[int, list[str]] | None = None
         self._candidates: dict[str, Candidate] = {}
         for node in tree.walk():
             label = None
@@ -73,6 +74,23 @@ class TreeView:
 
     def outline_chars(self) -> int:
         return sum(len(outline_line(c)) + 1 for c in self._candidates.values())
+
+    def nodes_on_page(self, page: int) -> list[str]:
+        """The nodes whose own text (before their first child) is printed on ``page``, in document
+        order: every section a page shows part of (the end of one, the heading and lead of the next),
+        not only the deepest one holding it."""
+        if self._on_page is None:
+            units = self.tree.doc.units
+            on: dict[int, list[str]] = {}
+            for node in self.tree.walk():
+                start, end = node.start, node.own_end()
+                if end <= start or start.unit >= len(units):
+                    continue
+                last = min(end.unit if end.char > 0 else end.unit - 1, len(units) - 1)
+                for page_no in dict.fromkeys(u.page for u in units[start.unit:last + 1] if u.page is not None):
+                    on.setdefault(page_no, []).append(node.node_id)
+            self._on_page = on
+        return list(self._on_page.get(page, []))
 
     def node_for_page(self, page: int) -> str | None:
         """The deepest node whose pages contain ``page`` (the first in document order on ties)."""

@@ -124,6 +124,7 @@ class _Walk:
     chosen: list[tuple[str, StopReason]] = field(default_factory=list)
     visits: int = 0
     pages: int = 0
+    hidden: frozenset[str] = frozenset()  # nodes never offered: they only list the document's sections
 
     # ------------------------------------------------------------------ bookkeeping
     def remaining(self) -> Any:
@@ -300,18 +301,28 @@ class _Walk:
             if step_no == lim.max_steps:
                 self.finish(pending, StopReason.MAX_DEPTH, f"last beam step ({lim.max_steps}) reached")
                 return
-            offered = [c for node_id in pending for c in self.view.children(node_id)]
+            offered = [c for node_id in pending for c in self.view.children(node_id) if c not in self.hidden]
 
 
-def _seed_ids(view: TreeView, seeds: Sequence[str | int], walk: _Walk) -> list[str]:
-    found: list[str] = []
+def _seed_ids(view: TreeView, seeds: Sequence[str | int], walk: _Walk,
+              scores: Mapping[str, float]) -> tuple[list[str], list[str]]:
+    """The nodes seeds name: a node id names that node (its sections are offered too); a page names
+    the node printed on it (:meth:`TreeView.nodes_on_page`: the end of one section, the heading of
+    the next) whose text matches the question best (first-stage ``scores``; ties: the first), the one
+    that made the page match. Returns (named by id, named by page)."""
+    by_id: list[str] = []
+    by_page: list[str] = []
     for seed in seeds:
-        node_id = view.node_for_page(seed) if isinstance(seed, int) else str(seed)
-        if node_id is None or node_id not in view.nodes:
-            walk.stop(str(seed), StopReason.UNKNOWN_NODE, "seed not in this tree; not followed")
+        if isinstance(seed, int):
+            printed = view.nodes_on_page(seed)
+            if printed:
+                by_page.append(max(printed, key=lambda i: (scores.get(i, 0.0), -view.order[i])))
+                continue
+        elif str(seed) in view.nodes:
+            by_id.append(str(seed))
             continue
-        found.append(node_id)
-    return list(dict.fromkeys(found))
+        walk.stop(str(seed), StopReason.UNKNOWN_NODE, "seed not in this tree; not followed")
+    return list(dict.fromkeys(by_id)), list(dict.fromkeys(by_page))
 
 
 def _load(q: _Query, candidate: DocumentCandidate) -> tuple[DocumentNavigation, TreeView | None]:
@@ -332,19 +343,23 @@ async def _navigate_document(q: _Query, record: DocumentNavigation, view: TreeVi
                              seeds: Sequence[str | int] | None, stage: FirstStage) -> tuple[DocumentNavigation, _Walk]:
     started = time.monotonic()
     walk = _Walk(q, view, record, Spend.document(q.limits))
+    listing = frozenset(i for i in view.nodes if stage.listing_only(record.doc_id, i))
+    if len(listing) < len(view.nodes):  # a contents or index page is offered only when it is all there is
+        walk.hidden = listing
     lim = q.limits
     if not seeds and lim.seed_nodes is not None:
         seeds = stage.best_nodes(record.doc_id, lim.seed_nodes)  # first stage; none match: the whole outline
     if seeds:
-        hits = _seed_ids(view, seeds, walk)
+        named, printed = _seed_ids(view, seeds, walk, stage.node_scores.get(record.doc_id, {}))
+        hits = list(dict.fromkeys([*named, *printed]))
         record.seeds = hits
         above = {a for h in hits for a in view.ancestors(h)}
-        below = {d.node_id for h in hits for d in view.nodes[h].walk()}
-        single_ids = sorted(above | below, key=view.order.__getitem__)
-        beam_ids = sorted(above | set(hits), key=view.order.__getitem__)
+        below = {d.node_id for h in named for d in view.nodes[h].walk()} | set(printed)
+        single_ids = sorted((above | below) - walk.hidden, key=view.order.__getitem__)
+        beam_ids = sorted((above | set(hits)) - walk.hidden, key=view.order.__getitem__)
     else:
-        single_ids = list(view.nodes)
-        beam_ids = view.roots()
+        single_ids = [i for i in view.nodes if i not in walk.hidden]
+        beam_ids = [i for i in view.roots() if i not in walk.hidden]
     chars = sum(len(view.candidate(i).title) + len(view.candidate(i).summary or "") + 24 for i in single_ids)
     record.outline_chars = view.outline_chars() if not seeds else chars
     if seeds and not single_ids:
@@ -627,7 +642,8 @@ def navigate(question: str, store: Store | str | Path, docs: Sequence[str] | Non
     "format": "pdf", "meta": {"fy": "2022"}}``. ``navigator`` is a registered name (default
     ``lexical``, offline and not a language model; ``litellm`` with ``config`` naming the model) or a
     :class:`~treebuild.query.spi.Navigator`. ``seeds`` (hybrid seam) maps doc_id to node ids or
-    pages from another retriever: navigation starts from them and their ancestors. ``limits``
+    pages from another retriever: navigation starts from them and their ancestors (a page stands for the
+    section printed on it whose text matches the question best). ``limits``
     override :class:`~treebuild.query.limits.Limits` (``max_pages=10``, ``max_documents=5`` ...).
     Budgets, timeouts, unknown ids and cancellation never fail the query: what was chosen is returned.
     """
