@@ -15,6 +15,8 @@ from docgen import Text, write_pdf
 
 from treebuild import Store, ingest
 from treebuild.query import navigate
+from treebuild.query.first_stage import FirstStage
+from treebuild.query.outline import TreeView
 from treebuild.query.terms import query_terms
 
 FILLER = [f"Paragraph {i} covers routine matters in general words." for i in range(6)]
@@ -78,6 +80,9 @@ QUESTIONS = {
         "Item 7. Management's Discussion and Analysis",
     "What plants and warehouses are reported in the properties section of the latest report?":
         "Item 2. Properties",
+    # words asking for what mattered most or what caused it: "chief" is every certification's officer title
+    "What was the chief factor affecting the backlog, and the key factors influencing revenue?":
+        "Item 7. Management's Discussion and Analysis",
 }
 
 
@@ -91,8 +96,37 @@ def test_the_budget_goes_to_the_topic_not_to_the_text_a_filing_names_itself_in(s
 
 def test_words_naming_the_document_are_dropped_unless_nothing_else_is_left() -> None:
     assert query_terms("In the latest report filed, how does the risk factors section discuss demand?") == [
-        "risk", "factor", "demand"]
+        "risk", "demand"]
     assert query_terms("Analyze how inventory levels relate to the supply chain discussion") == [
         "inventori", "level", "suppli", "chain"]
     # a question of nothing else still asks something
     assert query_terms("Which report was filed?") == ["which", "report", "file"]
+
+
+@pytest.fixture(scope="module")
+def untitled(tmp_path_factory: pytest.TempPathFactory) -> Store:
+    """The same filing titled by its form only: the company's name is printed on the cover and in every
+    certification, not in the title or the doc_id."""
+    folder = tmp_path_factory.mktemp("untitled")
+    pages: list[list[Text | str]] = [["ACME CORP", *COVER]]
+    toc = []
+    for title, lines in SECTIONS:
+        if "Certification" in title:
+            lines = [*lines, "Acme Corp: the other certifying officer and I are responsible for Acme Corp's",
+                     "controls; Acme Corp's auditors were told of every deficiency in Acme Corp's controls."]
+        toc.append([1, title, len(pages) + 1])
+        pages.append([Text(title, 100, 14, True), *lines])
+    path = write_pdf(folder / "filing.pdf", pages, toc=toc, metadata={"title": "FORM 10-K"})
+    st = Store(folder / "store")
+    assert ingest(path, st, doc_id="filing-2022").status == "created"
+    return st
+
+
+def test_the_name_the_document_prints_on_its_cover_is_no_topic(untitled: Store) -> None:
+    question = "How did Acme's risk factors describe cyclical demand from utilities?"
+    view = TreeView(untitled.tree("filing-2022"))
+    assert "acm" not in FirstStage(question, {"filing-2022": view}).query
+    result = navigate(question, untitled, docs=["filing-2022"], max_pages=10)
+    titles = [p.title for p in result.passages]
+    assert titles and titles[0] == "Item 1A. Risk Factors", titles
+    assert not SELF_NAMING & set(titles), titles

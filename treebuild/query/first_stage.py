@@ -18,6 +18,7 @@ stored trees already seen costs only the scoring.
 
 from __future__ import annotations
 
+import re
 import threading
 from collections import Counter, OrderedDict
 from collections.abc import Mapping, Sequence
@@ -28,7 +29,7 @@ from .listing import listing_pages
 from .outline import TreeView
 from .terms import TermCounts, bm25, counts, name_terms, query_terms
 
-__all__ = ["FirstStage", "TreeTerms", "tree_terms", "section_scores", "CACHE_TREES"]
+__all__ = ["FirstStage", "TreeTerms", "tree_terms", "section_scores", "printed_name", "CACHE_TREES"]
 
 CACHE_TREES = 64
 """Trees whose term counts a process keeps (a 200-page filing's are about 1 MB)."""
@@ -116,6 +117,26 @@ def _count(view: TreeView) -> TreeTerms:
     return TreeTerms(nodes=nodes, pages=pages, listing=listing)
 
 
+_CAPITALISED = re.compile(r"(?<![\w.])[A-Z][\w&.]*")
+_WORDS = re.compile(r"\w+")
+
+
+def printed_name(question: str, view: TreeView) -> str:
+    """The words by which the question names the document as the document names itself: words the
+    question capitalises (its first word aside) that its first page with text prints (a filing's
+    cover prints the company's name, a report's title page its title). "Amazon" in a question over a
+    filing titled by its form ("FORM 10-Q") names nothing inside it, yet every certification,
+    signature and risk factor prints it."""
+    first = next((u for u in view.tree.doc.units if u.text.strip()), None)
+    if first is None:
+        return ""
+    page = first.page
+    text = "\n".join(u.text for u in view.tree.doc.units if u.page == page) if page is not None else first.text
+    printed = {w.casefold() for w in _WORDS.findall(text)}
+    asked = [m.group(0) for m in _CAPITALISED.finditer(question) if m.start() > 0 and len(m.group(0)) > 1]
+    return " ".join(w for w in asked if {x.casefold() for x in _WORDS.findall(w)} <= printed)
+
+
 def _shared_name_terms(names: Sequence[str]) -> set[str]:
     """Terms every navigated document's name holds: they tell the documents' nodes apart no better
     than anything else (one document: its whole name, as the ``lexical`` navigator drops it)."""
@@ -129,7 +150,7 @@ class FirstStage:
 
     def __init__(self, question: str, views: Mapping[str, TreeView]) -> None:
         self.views = views
-        names = [f"{doc_id} {v.tree.doc.title or ''}" for doc_id, v in views.items()]
+        names = [f"{doc_id} {v.tree.doc.title or ''} {printed_name(question, v)}" for doc_id, v in views.items()]
         self.query = query_terms(question, drop=_shared_name_terms(names))
         self.terms = {doc_id: tree_terms(view) for doc_id, view in views.items()}
         keys = [(doc_id, node_id) for doc_id, t in self.terms.items() for node_id in t.nodes]

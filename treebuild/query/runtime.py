@@ -19,7 +19,7 @@ from ..errors import TreebuildError
 from ..settings import ModelConfig
 from ..store import Store
 from .access import AccessFilter, TreeReader
-from .first_stage import FirstStage, section_scores
+from .first_stage import FirstStage, printed_name, section_scores
 from .limits import Limits, Spend, remaining, single_pass_chars
 from .outline import Cut, TreeView, cut_pages, cut_text
 from .results import DocumentNavigation, Passage, PathStop, QueryResult, SelectionRecord, Step
@@ -125,6 +125,7 @@ class _Walk:
     visits: int = 0
     pages: int = 0
     hidden: frozenset[str] = frozenset()  # nodes never offered: they only list the document's sections
+    doc_name: str = ""  # the question's words naming the document as it prints its name (StepRequest.doc_name)
 
     # ------------------------------------------------------------------ bookkeeping
     def remaining(self) -> Any:
@@ -212,7 +213,8 @@ class _Walk:
         return StepRequest(question=self.q.question, doc_id=self.record.doc_id, doc_title=self.record.title,
                            mode=mode, step=step, max_steps=self.q.limits.max_steps if mode == "beam" else 1,
                            current=self.view.candidates(current), candidates=self.view.candidates(offered),
-                           max_choices=max_choices, remaining=self.remaining(), cancel=self.q.cancel)
+                           max_choices=max_choices, remaining=self.remaining(), cancel=self.q.cancel,
+                           doc_name=self.doc_name)
 
     def split(self, decision: Decision, record: Step, offered: set[str], width: int) -> tuple[list[str], list[str]]:
         """Checked ids: (read, expand) within the ids offered, the step's width and the visits left."""
@@ -342,7 +344,7 @@ def _load(q: _Query, candidate: DocumentCandidate) -> tuple[DocumentNavigation, 
 async def _navigate_document(q: _Query, record: DocumentNavigation, view: TreeView,
                              seeds: Sequence[str | int] | None, stage: FirstStage) -> tuple[DocumentNavigation, _Walk]:
     started = time.monotonic()
-    walk = _Walk(q, view, record, Spend.document(q.limits))
+    walk = _Walk(q, view, record, Spend.document(q.limits), doc_name=printed_name(q.question, view))
     listing = frozenset(i for i in view.nodes if stage.listing_only(record.doc_id, i))
     if len(listing) < len(view.nodes):  # a contents or index page is offered only when it is all there is
         walk.hidden = listing

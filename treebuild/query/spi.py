@@ -233,6 +233,9 @@ class StepRequest:
     max_choices: int  # ids worth naming this step (beam width, or nodes per document in single pass)
     remaining: Remaining
     cancel: CancellationToken
+    # the question's words that name the document as it prints its own name (its cover, its title page):
+    # "Amazon" over a filing titled "FORM 10-Q"; they tell nothing about where in it to look
+    doc_name: str = ""
 
     @property
     def offered(self) -> frozenset[str]:

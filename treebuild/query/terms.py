@@ -20,8 +20,8 @@ from collections.abc import Iterable, Sequence
 from functools import cache
 from typing import Any
 
-__all__ = ["QUESTION_WORDS", "DOCUMENT_WORDS", "TEMPLATE_WORDS", "STOP_WORDS", "NAME_SEPARATORS", "tokenize",
-           "name_terms", "query_terms",
+__all__ = ["QUESTION_WORDS", "DOCUMENT_WORDS", "TEMPLATE_WORDS", "EMPHASIS_WORDS", "STOP_WORDS", "NAME_SEPARATORS",
+           "tokenize", "name_terms", "query_terms",
            "score_texts", "TermCounts", "counts", "bm25", "K1", "B"]
 
 DOCUMENT_WORDS = frozenset(
@@ -42,12 +42,22 @@ TEMPLATE_WORDS = frozenset(
 """Verbs (and their nouns) of a question's template ("analyze how X relates to Y", "what do the levels
 suggest", "the discussion of ...") that ask for reasoning over what is found, not for a topic."""
 
+EMPHASIS_WORDS = frozenset(
+    "key chief main primary principal major significant significantly notable important primarily mainly "
+    "factor factors driver drivers reason reasons affect affected affecting affects influence influenced "
+    "influencing influences".split())
+"""Words by which a question asks for what mattered most or what caused something ("the key factors
+influencing net income", "the chief factor affecting operating income", "any significant announcements"):
+they ask for judgement over what is found, not for a topic, and kept they find the text that uses them
+for its own ends: officers' titles ("Chief Executive Officer") in every certification, "Risk Factors",
+"could materially affect" in the controls and the forward-looking legend."""
+
 QUESTION_WORDS = frozenset(
     "what which who whom whose when where why how does did do is are was were has have had can could "
     "would should will much many any there their "
     # instructions about the answer, not about the topic
     "explain describe state provide respond response answer question please round decimal place places "
-    "unit units percent percents useful relevant".split()) | DOCUMENT_WORDS | TEMPLATE_WORDS
+    "unit units percent percents useful relevant".split()) | DOCUMENT_WORDS | TEMPLATE_WORDS | EMPHASIS_WORDS
 """Words that shape a question or its answer but name no topic; dropped on top of :data:`STOP_WORDS`
 (unless nothing else is left)."""
 

@@ -108,7 +108,7 @@ class LexicalNavigator:
     async def decide(self, request: StepRequest) -> Decision:
         request.cancel.raise_if_cancelled()
         candidates = request.candidates
-        own_name = f"{request.doc_id} {request.doc_title or ''}"
+        own_name = f"{request.doc_id} {request.doc_title or ''} {request.doc_name}"
         fused = fused_scores(request.question, candidates, ignore=own_name)
         scored = sorted(((fused[c.node_id], c) for c in candidates if fused[c.node_id] > 0), key=lambda sc: -sc[0])
         statements = statement_nodes(request.question, candidates)
