@@ -14,7 +14,8 @@ os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
 os.environ.setdefault("PREFECT_HOME", tempfile.mkdtemp(prefix="treebuild-prefect-"))
 os.environ.pop("TREEBUILD_STORE", None)
 os.environ.pop("TREEBUILD_MODEL", None)
-for _name in ("TREEBUILD_OCR", "TREEBUILD_OCR_ENGINE", "TREEBUILD_OCR_LANG", "TREEBUILD_OCR_WORKERS"):
+for _name in ("TREEBUILD_OCR", "TREEBUILD_OCR_ENGINE", "TREEBUILD_OCR_LANG", "TREEBUILD_OCR_WORKERS",
+              "TREEBUILD_NOTE_SUBHEADINGS"):
     os.environ.pop(_name, None)
 os.environ["TREEBUILD_OCR_CACHE"] = tempfile.mkdtemp(prefix="treebuild-ocr-cache-")  # not the user's cache
 # The CLI lays its tables out for the terminal it finds at import (200 columns when piped); a COLUMNS exported

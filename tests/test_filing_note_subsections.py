@@ -222,3 +222,42 @@ def test_the_option_keeps_the_settings_hash_of_earlier_builds() -> None:
     it existed keep their versions); set, it makes a new version."""
     assert BuildSettings().hash() == BuildSettings(note_subheadings=False).hash()
     assert BuildSettings(note_subheadings=True).hash() != BuildSettings().hash()
+
+
+def test_the_cli_flag_and_the_environment_turn_the_option_on(tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--note-subheadings`` or ``TREEBUILD_NOTE_SUBHEADINGS=1`` reach the build (the CLI, the flows and the
+    library resolve settings through one path); the flag wins over the variable; a wrong value is refused."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from treebuild.cli import app
+    from treebuild.errors import TreebuildError
+    from treebuild.settings import resolve_settings
+
+    path = _ten_k_with_body_size_heads(tmp_path / "tenk.pdf", notes_heading=True)
+    runner = CliRunner()
+
+    def note_one(*args: str) -> list[str]:
+        out = tmp_path / "tree.json"
+        res = runner.invoke(app, ["build", str(path), "--ignore-outline", "--no-subdivide", "-o", str(out), *args])
+        assert res.exit_code == 0, res.output
+        nodes = json.loads(out.read_text())["structure"]
+        stack = list(nodes)
+        while stack:
+            n = stack.pop()
+            if n["title"].startswith("NOTE 1."):
+                return [c["title"] for c in n.get("nodes", [])]
+            stack.extend(n.get("nodes", []))
+        raise AssertionError("no NOTE 1.")
+
+    assert note_one() == []
+    assert note_one("--note-subheadings") == ITALIC_POLICIES
+    monkeypatch.setenv("TREEBUILD_NOTE_SUBHEADINGS", "1")
+    assert note_one() == ITALIC_POLICIES
+    assert note_one("--no-note-subheadings") == []
+    assert resolve_settings(None, None)[0].note_subheadings
+    monkeypatch.setenv("TREEBUILD_NOTE_SUBHEADINGS", "maybe")
+    with pytest.raises(TreebuildError, match="invalid TREEBUILD_NOTE_SUBHEADINGS='maybe'.*use 1 or 0"):
+        resolve_settings(None, None)

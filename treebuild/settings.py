@@ -61,7 +61,9 @@ class BuildSettings(BaseModel):
 HASHED_WHEN_SET = ("ocr", "ocr_engine", "ocr_lang", "note_subheadings")
 """Settings added after stores existed: part of the hash only away from their defaults, so a store's
 versions still match the same bytes built with the defaults (and are not all built again on upgrade)."""
-OCR_ENV = {"ocr": "TREEBUILD_OCR", "ocr_engine": "TREEBUILD_OCR_ENGINE", "ocr_lang": "TREEBUILD_OCR_LANG"}
+SETTINGS_ENV = {"ocr": "TREEBUILD_OCR", "ocr_engine": "TREEBUILD_OCR_ENGINE", "ocr_lang": "TREEBUILD_OCR_LANG",
+                "note_subheadings": "TREEBUILD_NOTE_SUBHEADINGS"}
+"""Build settings a deployment sets once for every build (workers, scheduled flows) by environment variable."""
 
 
 class ModelConfig(BaseSettings):
@@ -123,18 +125,19 @@ def resolve_settings(settings: BuildSettings | None, config: ModelConfig | None)
     if config.model != settings.model:
         raise TreebuildError(f"the build settings name model {settings.model!r} but the model connection "
                              f"names {config.model!r}", hint="pass the same model to both")
-    return _ocr_from_env(settings), config
+    return _from_env(settings), config
 
 
-def _ocr_from_env(settings: BuildSettings) -> BuildSettings:
-    """The OCR settings not given, from ``TREEBUILD_OCR*`` (validated: a wrong value is refused, naming it)."""
+def _from_env(settings: BuildSettings) -> BuildSettings:
+    """The :data:`SETTINGS_ENV` settings not given, from their variables (validated: a wrong value is refused,
+    naming it)."""
     import os
 
     from pydantic import ValidationError
 
     from .errors import TreebuildError
 
-    update = {k: os.environ[env] for k, env in OCR_ENV.items()
+    update = {k: os.environ[env] for k, env in SETTINGS_ENV.items()
               if k not in settings.model_fields_set and os.environ.get(env)}
     if not update:
         return settings
@@ -143,12 +146,12 @@ def _ocr_from_env(settings: BuildSettings) -> BuildSettings:
     except ValidationError as exc:
         first = exc.errors()[0]
         name = str(first["loc"][0])
-        raise TreebuildError(f"invalid {OCR_ENV.get(name, name)}={update.get(name)!r}: {first['msg']}",
-                             hint=_OCR_HINTS.get(name)) from None
+        raise TreebuildError(f"invalid {SETTINGS_ENV.get(name, name)}={update.get(name)!r}: {first['msg']}",
+                             hint=_ENV_HINTS.get(name)) from None
 
 
-_OCR_HINTS = {"ocr": "use auto, off or force", "ocr_engine": "use tesseract or rapidocr",
-              "ocr_lang": "Tesseract language codes joined by +, e.g. eng+deu"}
+_ENV_HINTS = {"ocr": "use auto, off or force", "ocr_engine": "use tesseract or rapidocr",
+              "ocr_lang": "Tesseract language codes joined by +, e.g. eng+deu", "note_subheadings": "use 1 or 0"}
 
 
 _MiB = 1 << 20

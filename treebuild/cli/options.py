@@ -145,6 +145,7 @@ class BuildOptions:
     model_structure: bool = False
     password: str | None = None
     ocr: OcrChoice | None = None
+    note_subheadings: bool | None = None
 
     def resolve(self) -> tuple[BuildSettings, ModelConfig]:
         """Build settings and model connection through the library's one settings path: flags given
@@ -155,6 +156,8 @@ class BuildOptions:
                                max_tokens=self.max_tokens, max_seconds=self.max_seconds,
                                concurrency=self.concurrency, timeout=self.timeout)
         given: dict[str, Any] = {"ocr": self.ocr.value} if self.ocr else {}  # else TREEBUILD_OCR or the default
+        if self.note_subheadings is not None:  # else TREEBUILD_NOTE_SUBHEADINGS or the default
+            given["note_subheadings"] = self.note_subheadings
         settings = BuildSettings(ignore_outline=self.ignore_outline, subdivide=not self.no_subdivide,
                                  structure_fallback=self.model_structure, **given)
         return resolve_settings(settings, config)
@@ -225,6 +228,10 @@ _BUILD_OPTIONS: dict[str, Any] = {
     "ocr": Annotated[OcrChoice | None, typer.Option("--ocr", show_default=False, help="OCR of PDF pages: auto "
                                                     "(the default: pages without usable text), off, or force (every "
                                                     "page); env TREEBUILD_OCR.")],
+    "note_subheadings": Annotated[bool | None, typer.Option(
+        "--note-subheadings/--no-note-subheadings", show_default=False,
+        help="Sub-headings set at the body size inside a filing's notes as sections (off by default; env "
+             "TREEBUILD_NOTE_SUBHEADINGS).")],
 }
 F = TypeVar("F", bound=Callable[..., Any])
 
