@@ -6,6 +6,7 @@ filing package's: a statement page's title under the company's name)."""
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 
 from ...model import Line
@@ -90,6 +91,13 @@ def _numbered_apart(row: Row, numbering: Numbering | None, body: Body) -> bool:
 
 CENTRED_TOLERANCE = 12.0
 """Points by which a centred line's middle may miss the text column's middle."""
+TEXT_SHARE = 0.6
+"""A paragraph's first row runs across at least this share of the text column."""
+COLON_HEAD_WORDS = 4
+"""A page-opening bold head ending in a colon has at least this many words (``Example:`` and ``Note:``
+lead into what follows)."""
+CELLS_BELOW = 4.0
+"""A table's column headers sit within this many of its group header's type size under it."""
 _ABBREVIATIONS = ("vs", "cf", "etc", "resp", "approx", "No", "Fig", "Vol", "Dr", "St")
 """Words whose stop is not a sentence end (``Parsers vs. Lexers.`` is one run-in title)."""
 _RUN_IN = re.compile(r"^(?P<title>[A-Z](?:[^.;:!?]|(?:" + "|".join(rf"(?<=\b{w})" for w in _ABBREVIATIONS)
@@ -169,6 +177,7 @@ class _Run:
     titled: bool  # a page's title block (the ``TitleBlock`` hook's)
     block_start: int | None  # where that block starts when headings of its page sit above it (``PageTitle.start``)
     starts_block: bool
+    period: str = ""  # the title block's period line (``PageTitle.period``)
 
 
 def page_headings(u: int, rows: list[Row], lines: list[Line], skip: set[int], body: Body,
@@ -211,7 +220,10 @@ def page_headings(u: int, rows: list[Row], lines: list[Line], skip: set[int], bo
         if label is not None and label.run is not None and _labels_itself(label.text, numbering):
             out.append(_heading(u, label.run, parse_numbering(label.text), None, body))
             label = None
-        out.append(_heading(u, run, numbering, label, body))
+        h = _heading(u, run, numbering, label, body)
+        h.minor = _over_columns(run, numbering, body, lines)  # a row over a table's columns is no section
+        h.page_text = not _stands_out(run, numbering, body)  # a section only where page breaks set it apart
+        out.append(h)
         head_above = run.rows[-1]
         label = None
     return out
@@ -270,9 +282,18 @@ def _make_run(rows: list[Row], i: int, k: int, top: float, lines: list[Line], ti
     title_rows = block.rows if block is not None else run
     text = strip_dates(" ".join(r.text for r in title_rows))
     prev, nxt = (rows[i - 1] if i else None), (rows[k] if k < len(rows) else None)
+    if prev is None and block is None and _opening_colon(run, text):
+        text = text[:-1].rstrip()
     starts = after_label or _starts_block(prev, run, nxt, text)
     return _Run(run, prev, nxt, title_rows, text, block is not None, block.start if block is not None else None,
-                starts)
+                starts, block.period if block is not None else "")
+
+
+def _opening_colon(run: list[Row], text: str) -> bool:
+    """A bold head opening its page that ends in a colon, introducing the heads under it (``Discussion of
+    Fourth-Quarter Reported Division Results:`` atop a page, each division's results under it): a title,
+    the colon dropped. Elsewhere a line ending in a colon leads into the text or list under it."""
+    return text.endswith(":") and all(r.bold for r in run) and len(text.split()) >= COLON_HEAD_WORDS
 
 
 def _starts_block(prev: Row | None, run: list[Row], nxt: Row | None, text: str) -> bool:
@@ -298,7 +319,7 @@ def _accepted(run: _Run, numbering: Numbering | None, lines: list[Line], skip: s
     italic phrase at about the body size, nor a table's row or label, nor a list item's lead-in, nor a
     name running on into text."""
     row = run.rows[0]
-    if not (_stands_out(run, numbering, body) and run.starts_block):
+    if not ((_stands_out(run, numbering, body) or _heads_page_text(run, body)) and run.starts_block):
         return False
     if qualifier_row(run.text):
         return False  # ``(unaudited)`` under a statement's or the notes' title qualifies it, names nothing
@@ -311,6 +332,27 @@ def _accepted(run: _Run, numbering: Numbering | None, lines: list[Line], skip: s
         and not in_table(run.rows, run.prev, run.nxt, lines, body) and not bulleted(run.rows, lines, skip)
 
 
+def _over_columns(run: _Run, numbering: Numbering | None, body: Body, lines: list[Line]) -> bool:
+    """An unnumbered row set over a table's right-hand columns (``Operating Profit and EPS`` spanning the
+    columns of the figures under it, its row labels to the left): it starts right of the text column's
+    middle, under other text of its page (a slide's title sits there atop its page), and right under it
+    at least two cells share a line inside its width (the columns' own headers). A right-hand column's
+    heading has one line of its column's text under it. Such a row is a minor heading: no section,
+    though its type still tells the document's heading types apart (``mark_minor``)."""
+    if numbering is not None or run.titled or run.prev is None:
+        return False
+    x0, x1 = run.rows[0].x0, max(r.x1 for r in run.rows)
+    if x0 <= (body.left + body.right) / 2.0 or _centred(run.rows, body):
+        return False
+    y1, size = run.rows[-1].y1, run.rows[-1].size
+    under: Counter[int] = Counter()
+    for ln in lines:
+        if y1 - 1.0 <= ln.y0 <= y1 + CELLS_BELOW * size and ln.x0 >= x0 - CENTRED_TOLERANCE \
+                and ln.x1 <= x1 + CENTRED_TOLERANCE and ln.text.strip():
+            under[round(ln.y0)] += 1
+    return any(n >= 2 for n in under.values())
+
+
 def _stands_out(run: _Run, numbering: Numbering | None, body: Body) -> bool:
     """Larger or bolder than the body (``_prominent``), a Part or Item label in capitals at the body size,
     a centred numbered title in capitals, a dotted number set apart, or a page's title block."""
@@ -321,6 +363,21 @@ def _stands_out(run: _Run, numbering: Numbering | None, body: Body) -> bool:
             and row.size >= body.size - H.same_size and not row.mono:
         return True
     return _centred_caps(run.rows, numbering, body) or _numbered_apart(row, numbering, body) or run.titled
+
+
+def _heads_page_text(run: _Run, body: Body) -> bool:
+    """A bold row opening its page over that page's own text, set in its size and not bold: a release's
+    back pages (``Cautionary Statement`` in 10-point bold over 10-point paragraphs, the release's text
+    in 11) set their headings in their own text's size. The row under it runs across the text column
+    (a paragraph, not a table's cells). Such a heading (``Heading.page_text``) is kept only where page
+    breaks set its look apart (``levels.mark_minor``): a 10-Q's notes set in a type smaller than its text
+    are read as notes."""
+    row, nxt = run.rows[0], run.nxt
+    if run.prev is not None or nxt is None or not row.bold or body.bold or row.mono \
+            or row.size < body.size * H.small_heading:
+        return False
+    return not nxt.bold and abs(nxt.size - row.size) < H.same_size \
+        and nxt.x1 - nxt.x0 >= TEXT_SHARE * (body.right - body.left)
 
 
 def _heading(u: int, run: _Run, numbering: Numbering | None, label: _Label | None, body: Body) -> Heading:
@@ -339,4 +396,4 @@ def _heading(u: int, run: _Run, numbering: Numbering | None, label: _Label | Non
                        row.family)
     members = tuple(j for r in run.rows for j in r.members)
     return Heading(u, char, " ".join(text.split()), style, numbering, y0, row.x0, len(run.rows), label=lab,
-                   lines=members, page_title=run.titled, mid_page=run.block_start is not None)
+                   lines=members, page_title=run.titled, mid_page=run.block_start is not None, period=run.period)

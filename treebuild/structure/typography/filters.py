@@ -24,10 +24,12 @@ _DATE_TEXT = re.compile(rf"^(?:{_MONTHS}\s+[0-9]{{1,2}},?\s+[0-9]{{4}}|[0-9]{{1,
                         rf"{_MONTHS}\s+[0-9]{{4}})$", re.IGNORECASE)
 CONTINUED = re.compile(r"\(\s*cont(?:inued|'d|\.)?[^)]*\)|[-\u2013\u2014,]\s*continued\b|\bcontinued\s*$",
                        re.IGNORECASE)
-_QUALIFIER = re.compile(r"\s*\((?=[^()]*(?:\b(?:unaudited|millions|thousands|billions|except|vs\.?)\b"
+_QUALIFIER = re.compile(r"\s*(?:[-\u2013\u2014:,]\s*)?"
+                        r"\((?=[^()]*(?:\b(?:unaudited|millions|thousands|billions|except|vs\.?)\b"
                         r"|\b(?:19|20)[0-9]{2}\b))[^()]*\)\s*$", re.IGNORECASE)
 """A trailing qualifier of a statement or table title: ``(unaudited; in millions, except per share data)``,
-``(Second-Quarter 2023 vs. Second-Quarter 2022)``. The section is the title before it."""
+``(Second-Quarter 2023 vs. Second-Quarter 2022)``, with the dash before it (``NOTES TO ... - (UNAUDITED)``).
+The section is the title before it."""
 _FOOTNOTE = re.compile(r"(?<=[a-z])[0-9]{1,2}(?=\s*(?:\(|$))|(?<=[A-Za-z])\((?:[0-9]{1,2}|[a-z])\)(?=\s|$)")
 """A footnote marker glued to a word: ``Earnings1``, ``EXPENSES(2)``, ``Volume(a)``."""
 _DANGLING = re.compile(r"(?:[;,]|\b(?:and|or|nor|but|the|of|to|in|by|for|with|that|which))$", re.IGNORECASE)
@@ -257,3 +259,28 @@ def drop_repeated(found: list[Heading], pages: int) -> list[Heading]:
         if h.numbering is None:
             seen[_key(h.title)].add(h.unit)
     return [h for h in found if h.numbering is not None or len(seen[_key(h.title)]) < need]
+
+
+def page_title_series(found: list[Heading]) -> list[Heading]:
+    """Page titles (``Heading.page_title``) as a series of tables: a page whose title block repeats the
+    title and period of the page title before it, no other heading between them, continues that
+    section (``NOTES TO CONSOLIDATED STATEMENTS OF INCOME`` atop two pages of notes; ``Consolidated
+    Statement of Cash Flows (continued)``), where one that differs in either starts its own (two
+    tables of ``Certain Line Items``, for the quarters and for the years); pages that share a title but
+    not a period are titled with their period as well, which is what tells them apart
+    (``Operating Profit by Division, Quarters Ended December 31, 2022 ...``)."""
+    out: list[Heading] = []
+    for h in found:
+        prev = out[-1] if out else None
+        if h.page_title and prev is not None and prev.page_title and prev.unit < h.unit \
+                and _key(prev.title) == _key(h.title) and _key(prev.period) == _key(h.period):
+            continue
+        out.append(h)
+    periods: dict[str, set[str]] = defaultdict(set)
+    for h in out:
+        if h.page_title:
+            periods[_key(h.title)].add(_key(h.period))
+    for h in out:
+        if h.page_title and h.period and len(periods[_key(h.title)]) > 1:
+            h.title = f"{h.title}, {h.period}"
+    return out

@@ -21,9 +21,18 @@ from collections import defaultdict
 
 from ...model import Mark, Origin, Pos, SourceDoc
 from ...text.furniture import furniture
+from ...text.patterns import is_page_number
 from ..toc.detect import toc_like_pages
 from .candidates import page_headings
-from .filters import body_text_like, clean_title, code_like, drop_repeated, drop_running_titles, keep_run_in_series
+from .filters import (
+    body_text_like,
+    clean_title,
+    code_like,
+    drop_repeated,
+    drop_running_titles,
+    keep_run_in_series,
+    page_title_series,
+)
 from .levels import assign_levels, mark_minor, mark_title, mark_version_runs, median_chars, page_titles_on_top
 from .model import MAX_LEVEL, Heading, HeadingScan, PageTitle, StyleKey, TitleBlock
 from .rows import join_rows, measure_body
@@ -51,11 +60,14 @@ def scan_headings(doc: SourceDoc, pages: range | None = None, *, skip_pages: set
         by_page[u].add(j)
     tocs = toc_like_pages(doc, pages, furn) | (skip_pages or set())
     found: list[Heading] = []
+    bottoms: dict[int, float] = {}
     for u in pages:
         lines = doc.lines(u)
         if not lines:
             continue
         skip = by_page.get(u, set())
+        bottoms[u] = max((ln.y1 for j, ln in enumerate(lines)
+                          if j not in skip and ln.text.strip() and not is_page_number(ln.text.strip())), default=0.0)
         rows = join_rows(lines, skip)
         first = min((ln.char for j, ln in enumerate(lines) if j not in skip), default=0)
         for h in page_headings(u, rows, lines, skip, body, u in tocs, title_block):
@@ -63,15 +75,31 @@ def scan_headings(doc: SourceDoc, pages: range | None = None, *, skip_pages: set
             if h.char <= first or (h.page_title and not h.mid_page):
                 h.char = 0  # only a running header above it (or a page's title block): the section owns the page
             found.append(h)
-    found = keep_run_in_series(drop_running_titles(found))
+    found = keep_run_in_series(drop_running_titles(page_title_series(found)))
     found = drop_repeated(found, len(pages))
     mark_version_runs(found)
     if pages.start == 0 and doc.units:
         mark_title(found, len(doc.units[0].text), median_chars(doc, pages), len(doc.units))
-    mark_minor(found, body, len(pages))
+    mark_minor(found, body, len(pages), after_short_pages(bottoms))
     assign_levels(found)
     page_titles_on_top(found)
     return HeadingScan(found, body.size, body.bold, tocs, furn)
+
+
+SHORT_PAGE = 0.6
+"""A page whose text ends above this share of a full page's text bottom is left short: what follows
+starts on a new page by design ..."""
+FULL_PAGE = 0.9
+"""... a full page's bottom being this quantile of the pages' text bottoms (a release's table pages end
+short too)."""
+
+
+def after_short_pages(bottoms: dict[int, float]) -> set[int]:
+    """Pages that follow a page left short (``SHORT_PAGE``); ``bottoms`` is each page's text bottom."""
+    if not bottoms:
+        return set()
+    full = sorted(bottoms.values())[int(FULL_PAGE * (len(bottoms) - 1))]
+    return {u + 1 for u, b in bottoms.items() if 0.0 < b < SHORT_PAGE * full}
 
 
 def heading_marks(doc: SourceDoc, pages: range | None = None, *, skip_pages: set[int] | None = None,

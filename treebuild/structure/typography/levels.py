@@ -8,7 +8,7 @@ import re
 from collections import Counter, defaultdict
 
 from ...model import SourceDoc
-from ...text.normalize import same_title
+from ...text.normalize import normalize_title, same_title
 from ...text.numbering import common_prefix
 from ..heuristics import HEURISTICS as H
 from .model import MAX_LEVEL, Body, Heading, StyleKey
@@ -74,15 +74,47 @@ def _dotted(h: Heading) -> bool:
     return h.numbering is not None and h.numbering.kind in ("decimal", "exhibit", "section", "appendix", "chapter")
 
 
-def mark_minor(found: list[Heading], body: Body, pages: int) -> None:
-    """Body-size unnumbered bold lines are minor where larger heading styles exist (not a page's title
-    under the registrant's name); in a document that numbers its sections, unnumbered lines in the
-    style of numbered sub-sections are minor."""
+_FORM_LABELS = ("part", "item")
+"""Labels of a periodic report's own sections (``PART II``, ``Item 7.``)."""
+OPENER_WORDS = 12
+"""A heading that opens its page is a section at most this long (a pull quote's first line is longer)."""
+
+
+def _page_openers(found: list[Heading], small: list[Heading], after_short: set[int]) -> set[int]:
+    """Ids of the body-size headings in ``small`` that are sections for the page break before them: a
+    release starts each part on a new page, the page before it left short (``after_short``), and sets
+    the part's head in bold at its text's size (``Guidance and Outlook``, ``Cautionary Statement``).
+    Such a head opens its page with a title printed once; heads of its look that open their pages too
+    are sections as well (``Summary of Fourth-Quarter Performance`` after a full page). A head that
+    opens a page after a full one, in a look no short page sets apart, opens it by chance; a division's
+    name printed under each period's results is a sub-head. A periodic report's Parts and Items are its
+    sections (``_FORM_LABELS``; the filing source reads the heads inside them): its Items open pages
+    after short ones, and a sub-head atop a page is no section for it."""
+    if any(h.numbering is not None and h.numbering.kind in _FORM_LABELS for h in found):
+        return set()
+    once = Counter(normalize_title(h.title) for h in found)
+    opening = [h for h in small if h.char == 0 and once[normalize_title(h.title)] == 1
+               and len(h.title.split()) <= OPENER_WORDS]
+    looks = {h.style for h in opening if h.unit in after_short}
+    return {id(h) for h in opening if h.style in looks}
+
+
+def mark_minor(found: list[Heading], body: Body, pages: int, after_short: set[int] | None = None) -> None:
+    """Body-size unnumbered bold lines are minor where larger heading styles exist on many pages (not a
+    page's title under the registrant's name), but for page openers (``_page_openers``), and heads of a
+    page's own smaller text (``Heading.page_text``) are dropped unless they open pages so; in a document
+    that numbers its sections, unnumbered lines in the style of numbered sub-sections are minor."""
     larger = {h.unit for h in found if h.style[0] >= body.size * H.larger}
+    small = [h for h in found if h.numbering is None and not h.style[2] and h.style[0] < body.size * H.larger
+             and not h.page_title]
     if len(larger) >= max(H.larger_pages, pages // H.larger_page_per):  # on many pages, not just a cover
-        for h in found:
-            if h.numbering is None and not h.style[2] and h.style[0] < body.size * H.larger and not h.page_title:
-                h.minor = True
+        for h in small:
+            h.minor = True
+    openers = _page_openers(found, [h for h in small if h.minor or h.page_text], after_short or set())
+    for h in small:
+        if id(h) in openers:
+            h.page_opener, h.minor = True, False
+    found[:] = [h for h in found if h.page_opener or not h.page_text]
     major = [h for h in found if not h.minor]
     numbered = [h for h in major if _dotted(h)]
     if len(numbered) < H.numbered_min:
@@ -254,8 +286,15 @@ def page_titles_on_top(found: list[Heading]) -> None:
     """Statement and table pages titled under the registrant's name (``Heading.page_title``) are one
     series at the top level, however each page sets its title block (centred or not, 9 or 10 points):
     a release's ``Reconciliation of GAAP and Non-GAAP Information`` pages are not sub-sections of its
-    ``Consolidated Balance Sheet`` page, nor of the last larger heading of the release's text."""
+    ``Consolidated Balance Sheet`` page, nor of the last larger heading of the release's text. A
+    body-size heading opening its page (``Heading.page_opener``) is a sibling of the page-level section
+    before it (``Cautionary Statement`` after the reconciliation pages)."""
     top = min((h.level for h in found if not h.minor), default=1)
+    page_level: int | None = None
     for h in found:
-        if h.page_title and not h.minor:
-            h.level = top
+        if h.minor:
+            continue
+        if h.page_title:
+            h.level = page_level = top
+        elif h.page_opener:
+            h.level = page_level = page_level or h.level

@@ -54,6 +54,9 @@ class Heading:
     run_in: bool = False  # "4.1. Priority Trees." opening its paragraph
     page_title: bool = False  # a page's title read by the ``TitleBlock`` hook (a statement page's, under its company)
     mid_page: bool = False  # a page title set under other headings of its page: it starts at its block, not the top
+    page_text: bool = False  # a bold row heading its page's own smaller text (kept only as a page opener)
+    page_opener: bool = False  # a body-size heading opening its page with a title printed once (``mark_minor``)
+    period: str = ""  # a page title's period line, kept out of its title (``Quarters Ended December 31, 2022``)
 
 
 @dataclass
@@ -84,10 +87,13 @@ class PageTitle:
     """A page's title block as a ``TitleBlock`` hook reads it: the rows that name the title (none on a
     page that only continues one) and, when other headings of the page sit above the block (the
     company's name and a statement's title under ``Item 1. Financial Statements``), the character
-    where the block starts; ``None`` when the block opens the page (it owns the page from its top)."""
+    where the block starts; ``None`` when the block opens the page (it owns the page from its top); and
+    the block's period line (``Quarters Ended December 31, 2022 and December 25, 2021``), not part of the
+    title: it tells two tables of one title apart (``page_title_series``)."""
 
     rows: list[Row]
     start: int | None = None
+    period: str = ""
 
 
 class TitleBlock(Protocol):
